@@ -1,0 +1,1 @@
+"""Instructor side of tensorlab: the nbgrader course pipeline and the ``tensorlab`` command."""

@@ -1,0 +1,38 @@
+"""tensorlab: a readable tensor + autograd library that behaves like torch, op for op.
+
+``import tensorlab as torch`` runs the course's examples with torch's results. Each public
+function below lives in a module that does one thing; each op module lists its public names
+in ``__all__``, and this namespace re-exports them.
+"""
+
+from __future__ import annotations
+
+from . import autograd
+from ._creation import (
+    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
+    ones_like, tensor, zeros, zeros_like,
+)
+from ._dtype import (
+    bool_ as bool,  # noqa: A004 - torch's name
+    dtype, float16, float32, float64, get_default_dtype, int32, int64, promote_types,
+    result_type, set_default_dtype, uint8,
+)
+from ._random import manual_seed, rand, rand_like, randint, randint_like, randn, randn_like, seed, initial_seed
+from ._storage import Storage
+from ._tensor import Size, Tensor
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import is_inference_mode_enabled
+from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.copy import clone
+from .ops.elementwise import *  # noqa: F403
+from .ops.indexing import *  # noqa: F403
+from .ops.join import *  # noqa: F403
+from .ops.linalg import *  # noqa: F403
+from .ops.reduction import *  # noqa: F403
+from .ops.shape import *  # noqa: F403
+
+half, float, double = float16, float32, float64  # noqa: A001
+long, int = int64, int32  # noqa: A001
+FloatTensor = DoubleTensor = LongTensor = Tensor
+
+__version__ = "0.1.0"

@@ -1,0 +1,239 @@
+"""Factories: tensor, zeros, ones, arange, ... and their ``*_like`` forms.
+
+``tensor(data)`` infers the dtype like torch: bools -> bool, ints -> int64, floats -> the default
+float (float32; NumPy would pick float64). ``from_numpy`` and ``as_tensor`` share memory with a
+NumPy array when they can; ``tensor`` always copies.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _dtype
+from ._dtype import dtype as DType
+from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
+from ._storage import Storage
+from ._tensor import Tensor
+
+
+def _shape_arg(size: tuple) -> tuple[int, ...]:
+    """Accept ``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    shape = tuple(int(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    return shape
+
+
+def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _infer_dtype(data: Any) -> DType:
+    """torch's inference: any float -> default float, else any int -> int64, else bool."""
+    kinds = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Tensor):
+            kinds.add(item.dtype.category)
+        elif isinstance(item, np.ndarray):
+            kinds.add(from_numpy_dtype(item.dtype).category)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (bool, np.bool_)):
+            kinds.add(_dtype.BOOL)
+        elif isinstance(item, (int, np.integer)):
+            kinds.add(_dtype.INTEGER)
+        elif isinstance(item, (float, np.floating)):
+            kinds.add(_dtype.FLOATING)
+        else:
+            raise TypeError(f"Could not infer dtype of {type(item).__name__}")
+    if _dtype.FLOATING in kinds:
+        return get_default_dtype()
+    if _dtype.INTEGER in kinds:
+        return _dtype.int64
+    return _dtype.bool_ if kinds else get_default_dtype()
+
+
+def _to_nested(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_to_nested(d) for d in data]
+    return data
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (nested lists, numbers, NumPy arrays, tensors)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    if dtype is not None:
+        target = to_dtype(dtype)
+    elif isinstance(data, np.ndarray):
+        target = from_numpy_dtype(data.dtype)
+    elif isinstance(data, Tensor):
+        target = data.dtype
+    else:
+        target = _infer_dtype(data)
+    nested = _to_nested(data)
+    try:
+        array = np.array(nested, dtype=target.numpy)
+    except ValueError as e:
+        raise ValueError(f"expected sequence of equal-length lists: {e}") from None
+    except OverflowError:
+        array = np.array(nested, dtype=np.int64).astype(target.numpy)
+    return _finish(Tensor._from_array(array, target), requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """Like ``tensor``, but shares memory with a tensor or NumPy array when the dtype already fits."""
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(to_dtype(dtype))
+    if isinstance(data, np.ndarray) and (dtype is None or to_dtype(dtype).numpy == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor that *shares* the array's memory: writes through either are seen by both."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    target = from_numpy_dtype(array.dtype)
+    if any(s % array.itemsize for s in array.strides) or any(s < 0 for s in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior.",
+            UserWarning,
+            stacklevel=2,
+        )
+    # Find the flat buffer the array views, and where in it the array starts.
+    base = array
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    flat = base.reshape(-1) if base.flags.c_contiguous else array.reshape(-1)
+    if flat.dtype != array.dtype or not np.shares_memory(flat, array):
+        flat = np.ascontiguousarray(array).reshape(-1)
+        return Tensor._from_array(flat.reshape(array.shape), target)
+    item = array.itemsize
+    start = array.__array_interface__["data"][0] - flat.__array_interface__["data"][0]
+    t = Tensor._from_array(np.zeros(0, target.numpy), target)
+    t._storage = Storage(flat)
+    return t._view(array.shape, tuple(s // item for s in array.strides), start // item)
+
+
+def _filled(shape: tuple, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    return _finish(Tensor._from_array(np.full(shape, value, dtype=target.numpy), target), requires_grad)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _filled(_shape_arg(size), 0, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _filled(_shape_arg(size), 1, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uninitialised in torch; tensorlab fills with zeros so results are reproducible."""
+    return _filled(_shape_arg(size), 0, dtype, requires_grad)
+
+
+def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    if dtype is None:
+        dtype = _dtype.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
+    return _filled(_shape_arg((size,)), fill_value, dtype, requires_grad)
+
+
+def _like(x: Tensor, dtype: Any) -> tuple[tuple[int, ...], DType]:
+    return tuple(x.shape), (to_dtype(dtype) if dtype is not None else x.dtype)
+
+
+def zeros_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    shape, target = _like(x, dtype)
+    return _filled(shape, 0, target, requires_grad)
+
+
+def ones_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    shape, target = _like(x, dtype)
+    return _filled(shape, 1, target, requires_grad)
+
+
+def empty_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    shape, target = _like(x, dtype)
+    return _filled(shape, 0, target, requires_grad)
+
+
+def full_like(x: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    shape, target = _like(x, dtype)
+    return _filled(shape, fill_value, target, requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """[start, end) in steps; integer arguments give int64, any float gives the default float."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) / step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        values = (start, end, step)
+        dtype = get_default_dtype() if any(isinstance(v, float) for v in values) else _dtype.int64
+    target = to_dtype(dtype)
+    count = math.ceil((end - start) / step)
+    array = (start + step * np.arange(count, dtype=np.float64)) if target.is_floating_point else np.arange(start, end, step)
+    return _finish(Tensor._from_array(np.asarray(array).astype(target.numpy), target), requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("linspace(): number of steps must be non-negative")
+    # torch fills the first half from start and the second half from end, for symmetry.
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    index = np.arange(steps, dtype=np.float64)
+    halfway = steps // 2
+    values = np.where(index < halfway, start + step * index, end - step * (steps - 1 - index))
+    if not target.is_floating_point:
+        values = np.trunc(values)
+    return _finish(Tensor._from_array(values.astype(target.numpy), target), requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    return _finish(Tensor._from_array(np.eye(n, m if m is not None else n, dtype=target.numpy), target), requires_grad)
+
+
+def legacy_tensor_constructor(*args: Any, **kwargs: Any) -> Tensor:
+    """``Tensor([1, 2])`` or ``Tensor(2, 3)``: always the default float dtype, as in torch."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
+        return tensor(args[0], dtype=get_default_dtype())
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0]
+    return zeros(*args, dtype=get_default_dtype())
+
+
+def _rebuild_tensor(array: np.ndarray, dtype_name: str, requires_grad: bool) -> Tensor:
+    """Unpickling: rebuild a tensor from its values."""
+    return _finish(Tensor._from_array(array, to_dtype(dtype_name)), requires_grad)

@@ -1,0 +1,79 @@
+"""Random factories from one seedable generator.
+
+``manual_seed(s)`` makes every later draw reproducible. The numbers come from NumPy's PCG64, so
+they differ from torch's for the same seed; the distributions (uniform [0, 1), standard normal,
+integers in [low, high)) are the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._creation import _finish, _shape_arg
+from ._dtype import get_default_dtype, int64, to_dtype
+from ._tensor import Tensor
+
+_generator = np.random.default_rng(0)
+_seed = 0
+
+
+def manual_seed(seed: int) -> np.random.Generator:
+    global _generator, _seed
+    _seed = int(seed)
+    _generator = np.random.default_rng(_seed)
+    return _generator
+
+
+def seed() -> int:
+    new = int(np.random.SeedSequence().entropy % (2**63))
+    manual_seed(new)
+    return new
+
+
+def initial_seed() -> int:
+    return _seed
+
+
+def _float(dtype: Any) -> Any:
+    return to_dtype(dtype) if dtype is not None else get_default_dtype()
+
+
+def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
+    """Uniform on [0, 1)."""
+    target = _float(dtype)
+    values = _generator.random(_shape_arg(size)).astype(target.numpy)
+    return _finish(Tensor._from_array(values, target), requires_grad)
+
+
+def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
+    """Standard normal."""
+    target = _float(dtype)
+    values = _generator.standard_normal(_shape_arg(size)).astype(target.numpy)
+    return _finish(Tensor._from_array(values, target), requires_grad)
+
+
+def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any = None, generator: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Integers in [low, high); ``randint(high, size)`` starts at 0. int64 unless dtype is given."""
+    if size is None:
+        low, high, size = 0, low, high
+    elif high is None:
+        raise TypeError("randint() missing required argument 'size'")
+    if high <= low:  # type: ignore[operator]
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    target = to_dtype(dtype) if dtype is not None else int64
+    values = _generator.integers(low, high, _shape_arg((size,))).astype(target.numpy)
+    return _finish(Tensor._from_array(values, target), requires_grad)
+
+
+def rand_like(x: Tensor, *, dtype: Any = None) -> Tensor:
+    return rand(tuple(x.shape), dtype=dtype or x.dtype)
+
+
+def randn_like(x: Tensor, *, dtype: Any = None) -> Tensor:
+    return randn(tuple(x.shape), dtype=dtype or x.dtype)
+
+
+def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
+    return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype)

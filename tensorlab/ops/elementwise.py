@@ -1,0 +1,939 @@
+"""Elementwise ops with broadcasting: forward (one NumPy ufunc) and backward side by side.
+
+Every binary op does three things: find the result dtype with torch's promotion rules, check the
+shapes broadcast (raising torch's message if not), and call one NumPy ufunc on the operands cast
+to that dtype. Python scalars stay Python scalars, so NumPy treats them as "weak" exactly as torch
+does (``int32_tensor + 5`` stays int32). Backward rules reduce gradients back to each input's
+shape with ``sum_to_shape`` (applied by the engine).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, dtype, get_default_dtype, result_type
+from .._tensor import Tensor
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as grad_state
+from .broadcasting import broadcast_pair
+
+Operand = Any  # a Tensor or a Python number
+
+__all__ = [
+    "abs", "add", "allclose", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "ceil",
+    "clamp", "clip", "cos", "div", "divide", "eq", "equal", "exp", "floor", "floor_divide", "ge",
+    "greater", "greater_equal", "gt", "isclose", "isfinite", "isinf", "isnan", "le", "less",
+    "less_equal", "log", "logical_not", "lt", "maximum", "minimum", "mul", "multiply", "ne", "neg",
+    "negative", "not_equal", "pow", "relu", "remainder", "round", "sigmoid", "sign", "sin",
+    "sqrt", "sub", "subtract", "tanh", "true_divide", "trunc", "where",
+]
+
+
+# --- the shared forward machinery ---------------------------------------------------------
+def _dtype_of(x: Operand, y: Operand) -> dtype:
+    if type(x) is type(y) is Tensor and x.dtype is y.dtype:
+        return x.dtype
+    return result_type(x, y)
+
+
+def _operand(x: Operand, dt: dtype) -> Any:
+    """x as a NumPy operand of dtype ``dt``; a Python scalar stays a (weak) Python scalar."""
+    if isinstance(x, Tensor):
+        a = x._data
+        return a if a.dtype is dt.numpy or a.dtype == dt.numpy else a.astype(dt.numpy)
+    if isinstance(x, (bool, int, float)):
+        if dt.category == 1 and type(x) is int and not -(2**31) <= x < 2**31:
+            return np.array(x, dtype=np.int64).astype(dt.numpy)  # wraps around, as torch does
+        return x
+    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+
+
+def _check_shapes(x: Operand, y: Operand) -> None:
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.shape != y._data.shape:
+        broadcast_pair(x._data.shape, y._data.shape)
+
+
+def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out_dtype: dtype | None = None) -> Tensor:
+    """``ufunc(x, y)`` computed in dtype ``dt`` (default: promoted), as a new tensor."""
+    if dt is None:
+        dt = _dtype_of(x, y)
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        raise TypeError("at least one operand must be a tensor")
+    _check_shapes(x, y)
+    result = ufunc(_operand(x, dt), _operand(y, dt))
+    return Tensor._from_array(result, out_dtype or dt)
+
+
+def unary(ufunc: Callable, x: Tensor, dt: dtype | None = None) -> Tensor:
+    dt = dt or x.dtype
+    return Tensor._from_array(ufunc(_operand(x, dt)), dt)
+
+
+def _float_dtype(x: Tensor) -> dtype:
+    """Ops like exp and sqrt compute in floating point: integer inputs become the default float."""
+    return x.dtype if x.dtype.is_floating_point else get_default_dtype()
+
+
+def _save(ctx: Any, *values: Any) -> None:
+    ctx.save_for_backward(*(v if isinstance(v, Tensor) else None for v in values))
+    ctx.scalars = tuple(None if isinstance(v, Tensor) else v for v in values)
+
+
+def _restore(ctx: Any) -> tuple:
+    return tuple(s if t is None else t for t, s in zip(ctx.saved_tensors, ctx.scalars, strict=True))
+
+
+# --- arithmetic ---------------------------------------------------------------------------
+class Add(Function):
+    """z = x + alpha*y. dz/dx = 1, dz/dy = alpha."""
+
+    backward_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = y * alpha
+        if (type(x) is bool or getattr(x, "dtype", None) is bool_) and (
+            type(y) is bool or getattr(y, "dtype", None) is bool_
+        ):
+            return binary(np.logical_or, x, y)
+        return binary(np.add, x, y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad, (grad * ctx.alpha if ctx.alpha != 1 else grad), None
+
+
+class Sub(Function):
+    """z = x - alpha*y. dz/dx = 1, dz/dy = -alpha."""
+
+    backward_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
+        _reject_bool_sub(x, y)
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = y * alpha
+        return binary(np.subtract, x, y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad, None
+
+
+def _reject_bool_sub(x: Operand, y: Operand) -> None:
+    if _dtype_of(x, y) is bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+
+
+class Mul(Function):
+    """z = x * y. dz/dx = y, dz/dy = x."""
+
+    backward_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+        _save(ctx, x, y)
+        if _dtype_of(x, y) is bool_:
+            return binary(np.logical_and, x, y)
+        return binary(np.multiply, x, y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y = _restore(ctx)
+        return (
+            grad * y if ctx.needs_input_grad[0] else None,
+            grad * x if ctx.needs_input_grad[1] else None,
+        )
+
+
+class Div(Function):
+    """z = x / y (true division: integers give a float). dz/dx = 1/y, dz/dy = -x/y^2."""
+
+    backward_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+        _save(ctx, x, y)
+        dt = _dtype_of(x, y)
+        if not dt.is_floating_point:
+            dt = get_default_dtype()
+        return binary(np.true_divide, x, y, dt)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y = _restore(ctx)
+        return (
+            grad / y if ctx.needs_input_grad[0] else None,
+            -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+        )
+
+
+def _check_integer_division(y: Operand, dt: dtype) -> None:
+    if dt.is_floating_point:
+        return
+    divisor = y._data if isinstance(y, Tensor) else y
+    if np.any(np.asarray(divisor) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+class FloorDivide(Function):
+    """z = floor(x / y), computed exactly for integers. Piecewise constant: gradient 0."""
+
+    backward_name = "FloorDivideBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+        dt = _dtype_of(x, y)
+        _check_integer_division(y, dt)
+        if dt is bool_:
+            raise RuntimeError('"div_floor_cpu" not implemented for \'Bool\'')
+        return binary(np.floor_divide, x, y, dt)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad * 0
+
+
+class Remainder(Function):
+    """z = x - floor(x/y)*y (sign of the divisor, like Python's %). dz/dx = 1, dz/dy = -floor(x/y)."""
+
+    backward_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+        _save(ctx, x, y)
+        dt = _dtype_of(x, y)
+        _check_integer_division(y, dt)
+        return binary(np.remainder, x, y, dt)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y = _restore(ctx)
+        return grad, (-grad * floor_divide(x, y)) if ctx.needs_input_grad[1] else None
+
+
+class Pow(Function):
+    """z = x ** y. dz/dx = y * x**(y-1), dz/dy = x**y * log(x)."""
+
+    backward_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+        dt = _dtype_of(x, y)
+        if not dt.is_floating_point:
+            exponent = y._data if isinstance(y, Tensor) else np.asarray(y)
+            if np.any(exponent < 0):
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+        result = binary(np.power, x, y, dt)
+        _save(ctx, x, y, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y, z = _restore(ctx)
+        grad_x = grad_y = None
+        if ctx.needs_input_grad[0]:
+            if isinstance(y, Tensor) or y != 0:
+                grad_x = grad * y * x ** (y - 1)
+            else:
+                grad_x = grad * 0
+        if ctx.needs_input_grad[1]:
+            base = x if isinstance(x, Tensor) else float(x)
+            log_base = base.log() if isinstance(base, Tensor) else float(np.log(base))
+            grad_y = where(z == 0, 0.0, grad * z * log_base) if isinstance(base, Tensor) else grad * z * log_base
+        return grad_x, grad_y
+
+
+class Maximum(Function):
+    """z = max(x, y). The gradient goes to the larger input; on ties it is split in half."""
+
+    backward_name = "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+        _require_tensors("maximum", x, y)
+        ctx.save_for_backward(x, y)
+        return binary(np.maximum, x, y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        return _split_by_winner(grad, x > y, x == y)
+
+
+class Minimum(Function):
+    """z = min(x, y). The gradient goes to the smaller input; on ties it is split in half."""
+
+    backward_name = "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+        _require_tensors("minimum", x, y)
+        ctx.save_for_backward(x, y)
+        return binary(np.minimum, x, y)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        return _split_by_winner(grad, x < y, x == y)
+
+
+def _split_by_winner(grad: Tensor, x_wins: Tensor, tie: Tensor) -> tuple:
+    share_x = x_wins.to(grad.dtype) + tie.to(grad.dtype) * 0.5
+    return grad * share_x, grad * (1 - share_x)
+
+
+def _require_tensors(name: str, *xs: Any) -> None:
+    for x in xs:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument 'other' must be Tensor, not {type(x).__name__}")
+
+
+# --- unary --------------------------------------------------------------------------------
+class Neg(Function):
+    """z = -x. dz/dx = -1."""
+
+    backward_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x.dtype is bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                "to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        return unary(np.negative, x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        return -grad
+
+
+class Abs(Function):
+    """z = |x|. dz/dx = sign(x) (0 at 0)."""
+
+    backward_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return x.clone() if x.dtype is bool_ else unary(np.abs, x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * x.sign()
+
+
+class Exp(Function):
+    """z = e^x. dz/dx = e^x = z, so the output is what backward keeps."""
+
+    backward_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        z = unary(np.exp, x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * z
+
+
+class Log(Function):
+    """z = ln x. dz/dx = 1/x."""
+
+    backward_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return unary(np.log, x, _float_dtype(x))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sqrt(Function):
+    """z = sqrt(x). dz/dx = 1 / (2 z)."""
+
+    backward_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        with np.errstate(invalid="ignore"):
+            z = unary(np.sqrt, x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad / (2 * z)
+
+
+class Sin(Function):
+    """z = sin x. dz/dx = cos x."""
+
+    backward_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return unary(np.sin, x, _float_dtype(x))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """z = cos x. dz/dx = -sin x."""
+
+    backward_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return unary(np.cos, x, _float_dtype(x))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return -grad * x.sin()
+
+
+class Tanh(Function):
+    """z = tanh x. dz/dx = 1 - z^2."""
+
+    backward_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        z = unary(np.tanh, x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * (1 - z * z)
+
+
+def _stable_sigmoid(a: np.ndarray) -> np.ndarray:
+    """1/(1+e^-x) without overflow: e^-|x| is never larger than 1."""
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+class Sigmoid(Function):
+    """z = 1/(1+e^-x). dz/dx = z (1 - z)."""
+
+    backward_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        z = unary(_stable_sigmoid, x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * z * (1 - z)
+
+
+class Relu(Function):
+    """z = max(x, 0). dz/dx = 1 where z > 0, else 0."""
+
+    backward_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        z = unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), x)
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * (z > 0)
+
+
+class Clamp(Function):
+    """z = min(max(x, lo), hi). dz/dx = 1 inside [lo, hi], 0 where clamped."""
+
+    backward_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lo: Operand, hi: Operand) -> Tensor:
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        bounds = [b for b in (lo, hi) if b is not None]
+        dt = result_type(x, *bounds)
+        _save(ctx, x, lo, hi)
+        z = x.to(dt)
+        if lo is not None:
+            z = binary(np.maximum, z, lo, dt)
+        if hi is not None:
+            z = binary(np.minimum, z, hi, dt)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, lo, hi = _restore(ctx)
+        inside = grad * 0 + 1
+        if lo is not None:
+            inside = inside * (x >= lo)
+        if hi is not None:
+            inside = inside * (x <= hi)
+        return grad * inside, None, None
+
+
+def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
+    """floor, ceil, round, sign: piecewise constant, so their gradient is 0 everywhere."""
+
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        if not x.dtype.is_floating_point and name != "Sign":
+            return x.clone()
+        return unary(ufunc, x)
+
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        return grad * 0
+
+    return type(
+        name,
+        (Function,),
+        {
+            "__doc__": f"z = {name.lower()}(x): piecewise constant, dz/dx = 0.",
+            "backward_name": f"{name}Backward0",
+            "forward": staticmethod(forward),
+            "backward": staticmethod(backward),
+        },
+    )
+
+
+Floor = _zero_grad_unary("Floor", np.floor)
+Ceil = _zero_grad_unary("Ceil", np.ceil)
+Sign = _zero_grad_unary("Sign", np.sign)
+
+
+class Round(Function):
+    """Round half to even, to ``decimals`` places. Piecewise constant: dz/dx = 0."""
+
+    backward_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
+        if not x.dtype.is_floating_point:
+            return x.clone()
+        return unary(lambda a: np.round(a, decimals), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, None
+
+
+class Where(Function):
+    """z = x where condition else y. The gradient is routed to whichever input was picked."""
+
+    backward_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, condition: Tensor, x: Operand, y: Operand) -> Tensor:
+        if condition.dtype is not bool_:
+            raise RuntimeError(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{_torch_type_name(condition.dtype)}"
+            )
+        dt = result_type(x, y)
+        shape = broadcast_pair(condition.shape, getattr(x, "shape", ()))
+        shape = broadcast_pair(shape, getattr(y, "shape", ()))
+        ctx.save_for_backward(condition)
+        result = np.where(condition._data, _operand(x, dt), _operand(y, dt))
+        return Tensor._from_array(np.broadcast_to(result, shape).copy() if result.shape != shape else result, dt)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        (condition,) = ctx.saved_tensors
+        zero = grad * 0
+        return None, where(condition, grad, zero), where(condition, zero, grad)
+
+
+def _torch_type_name(dt: dtype) -> str:
+    return {
+        "bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long",
+        "float16": "Half", "float32": "Float", "float64": "Double",
+    }[dt.name]
+
+
+# --- the public functions -----------------------------------------------------------------
+def add(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
+    return Add.apply(x, y, alpha)
+
+
+def sub(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
+    return Sub.apply(x, y, alpha)
+
+
+subtract = sub
+
+
+def mul(x: Operand, y: Operand) -> Tensor:
+    return Mul.apply(x, y)
+
+
+multiply = mul
+
+
+def div(x: Operand, y: Operand, *, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is None:
+        return Div.apply(x, y)
+    if rounding_mode == "floor":
+        return FloorDivide.apply(x, y)
+    if rounding_mode == "trunc":
+        dt = _dtype_of(x, y)
+        if dt.is_floating_point:
+            return Div.apply(x, y).trunc_()
+        _check_integer_division(y, dt)
+        return binary(lambda a, b: (np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))).astype(dt.numpy), x, y, dt)
+    raise RuntimeError(
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        f"'{rounding_mode}'"
+    )
+
+
+divide = true_divide = div
+
+
+def floor_divide(x: Operand, y: Operand) -> Tensor:
+    return FloorDivide.apply(x, y)
+
+
+def remainder(x: Operand, y: Operand) -> Tensor:
+    return Remainder.apply(x, y)
+
+
+def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
+    return Pow.apply(x, y)
+
+
+def neg(x: Tensor) -> Tensor:
+    return Neg.apply(x)
+
+
+negative = neg
+
+
+def abs(x: Tensor) -> Tensor:  # noqa: A001
+    return Abs.apply(x)
+
+
+def exp(x: Tensor) -> Tensor:
+    return Exp.apply(x)
+
+
+def log(x: Tensor) -> Tensor:
+    return Log.apply(x)
+
+
+def sqrt(x: Tensor) -> Tensor:
+    return Sqrt.apply(x)
+
+
+def sin(x: Tensor) -> Tensor:
+    return Sin.apply(x)
+
+
+def cos(x: Tensor) -> Tensor:
+    return Cos.apply(x)
+
+
+def tanh(x: Tensor) -> Tensor:
+    return Tanh.apply(x)
+
+
+def sigmoid(x: Tensor) -> Tensor:
+    return Sigmoid.apply(x)
+
+
+def relu(x: Tensor) -> Tensor:
+    return Relu.apply(x)
+
+
+def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
+    return Clamp.apply(x, min, max)
+
+
+clip = clamp
+
+
+def floor(x: Tensor) -> Tensor:
+    return Floor.apply(x)
+
+
+def ceil(x: Tensor) -> Tensor:
+    return Ceil.apply(x)
+
+
+def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
+    return Round.apply(x, decimals)
+
+
+def sign(x: Tensor) -> Tensor:
+    return Sign.apply(x)
+
+
+def maximum(x: Tensor, y: Tensor) -> Tensor:
+    return Maximum.apply(x, y)
+
+
+def minimum(x: Tensor, y: Tensor) -> Tensor:
+    return Minimum.apply(x, y)
+
+
+def where(condition: Tensor, x: Operand = None, y: Operand = None) -> Any:
+    if x is None and y is None:
+        from .indexing import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    return Where.apply(condition, x, y)
+
+
+def _compare(ufunc: Callable) -> Callable[[Operand, Operand], Tensor]:
+    def compare(x: Operand, y: Operand) -> Tensor:
+        return binary(ufunc, x, y, out_dtype=bool_)
+
+    compare.__doc__ = f"Elementwise {ufunc.__name__}, computed in the promoted dtype; returns bool."
+    return compare
+
+
+eq, ne, lt, le, gt, ge = (
+    _compare(f) for f in (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal)
+)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def logical_not(x: Tensor) -> Tensor:
+    return unary(np.logical_not, x, bool_)
+
+
+def _bitwise(ufunc: Callable, name: str) -> Callable[[Operand, Operand], Tensor]:
+    def bitwise(x: Operand, y: Operand) -> Tensor:
+        dt = _dtype_of(x, y)
+        if dt.is_floating_point:
+            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_torch_type_name(dt)}\'')
+        return binary(ufunc, x, y, dt)
+
+    return bitwise
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
+
+
+def bitwise_not(x: Tensor) -> Tensor:
+    if x.dtype.is_floating_point:
+        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{_torch_type_name(x.dtype)}'")
+    return unary(np.invert, x)
+
+
+def equal(x: Tensor, y: Tensor) -> bool:
+    """True if same shape and same values (torch.equal)."""
+    return tuple(x.shape) == tuple(y.shape) and builtins.bool(np.array_equal(x._data, y._data))
+
+
+def allclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+    return builtins.bool(np.allclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    return Tensor._from_array(np.isclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan), bool_)
+
+
+def isnan(x: Tensor) -> Tensor:
+    return unary(np.isnan, x, bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
+
+
+def isinf(x: Tensor) -> Tensor:
+    return unary(np.isinf, x, bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
+
+
+def isfinite(x: Tensor) -> Tensor:
+    return unary(np.isfinite, x, bool_) if x.dtype.is_floating_point else x.new_ones(x.shape, dtype=bool_)
+
+
+def trunc(x: Tensor) -> Tensor:
+    return unary(np.trunc, x) if x.dtype.is_floating_point else x.clone()
+
+
+# --- in-place: compute out of place, then write into self's memory -----------------------
+def _can_cast(src: dtype, dst: dtype) -> bool:
+    """torch's rule for in-place results: never float -> integer, never non-bool -> bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return not (src is not bool_ and dst is bool_)
+
+
+def _has_internal_overlap(t: Tensor) -> bool:
+    return any(st == 0 and sz > 1 for sz, st in zip(t.shape, t.stride(), strict=True))
+
+
+def check_inplace_allowed(self: Tensor) -> None:
+    """torch's guards before writing into a tensor: not a leaf that requires grad, no overlap."""
+    if grad_state.enabled and self._requires_grad and self.grad_fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if _has_internal_overlap(self):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+def write_inplace(self: Tensor, result: Tensor, any_cast: bool = False) -> Tensor:
+    """Store ``result`` into self's storage, bump the version, and take over result's history."""
+    if tuple(result.shape) != tuple(self.shape):
+        raise RuntimeError(
+            f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+            f"{list(broadcast_pair(self.shape, result.shape)) if _broadcasts(self, result) else list(result.shape)}"
+        )
+    if not any_cast and not _can_cast(result.dtype, self.dtype):
+        raise RuntimeError(
+            f"result type {_torch_type_name(result.dtype)} can't be cast to the desired output "
+            f"type {_torch_type_name(self.dtype)}"
+        )
+    self._data[...] = result._data
+    self._storage.version += 1
+    if result._requires_grad:
+        self._requires_grad = True
+        self.grad_fn = result.grad_fn
+        self._output_nr = result._output_nr
+    return self
+
+
+def _broadcasts(a: Tensor, b: Tensor) -> bool:
+    try:
+        broadcast_pair(a.shape, b.shape)
+        return True
+    except RuntimeError:
+        return False
+
+
+def inplace(op: Callable[..., Tensor], self: Tensor, *args: Any, any_cast: bool = False, **kwargs: Any) -> Tensor:
+    """Run ``op(self, *args)`` out of place and write the result into self.
+
+    When a graph is being recorded, the op sees a snapshot of self's old value (same history,
+    copied data), so the backward of the op still has the values it needs after the write.
+    """
+    check_inplace_allowed(self)
+    recording = grad_state.enabled and (
+        self._requires_grad or builtins.any(getattr(a, "_requires_grad", False) for a in args)
+    )
+    before = _snapshot(self) if recording else self
+    return write_inplace(self, op(before, *args, **kwargs), any_cast)
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    copy = Tensor._from_array(t._data.copy(), t.dtype)
+    copy._requires_grad = t._requires_grad
+    copy.grad_fn = t.grad_fn
+    copy._output_nr = t._output_nr
+    if t._requires_grad and t.grad_fn is None:  # only possible under no_grad: no graph anyway
+        copy._requires_grad = False
+    return copy
+
+
+def add_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
+    return inplace(add, self, other, alpha=alpha)
+
+
+def sub_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
+    return inplace(sub, self, other, alpha=alpha)
+
+
+def mul_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(mul, self, other)
+
+
+def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
+    return inplace(div, self, other, rounding_mode=rounding_mode)
+
+
+def floor_divide_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(floor_divide, self, other)
+
+
+def remainder_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(remainder, self, other)
+
+
+def pow_(self: Tensor, exponent: Operand) -> Tensor:
+    return inplace(pow, self, exponent)
+
+
+def clamp_(self: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
+    return inplace(clamp, self, min, max)
+
+
+def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
+    return inplace(round, self, decimals=decimals)
+
+
+def trunc_(self: Tensor) -> Tensor:
+    return inplace(trunc, self)
+
+
+Tensor.trunc = trunc  # type: ignore[attr-defined]
+Tensor.trunc_ = trunc_  # type: ignore[attr-defined]
+
+
+def _unary_inplace(op: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+    def op_(self: Tensor) -> Tensor:
+        return inplace(op, self)
+
+    op_.__name__ = op.__name__ + "_"
+    op_.__doc__ = f"In-place {op.__name__}: writes into self and returns it."
+    return op_
+
+
+neg_, abs_, exp_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, floor_, ceil_, sign_ = (
+    _unary_inplace(f) for f in (neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, floor, ceil, sign)
+)
+
+
+def copy_(self: Tensor, src: Tensor) -> Tensor:
+    """Write src (broadcast to self's shape, cast to self's dtype) into self."""
+    src = src if isinstance(src, Tensor) else Tensor._from_array(np.asarray(src), result_type(src))
+    return inplace(lambda old, s: s.to(old.dtype).expand(old.shape), self, src, any_cast=True)
+
+
+def fill_(self: Tensor, value: Operand) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-d tensor)."""
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
+        )
+    return inplace(lambda old, v: old * 0 + v if isinstance(v, Tensor) else _full_like(old, v), self, value, any_cast=True)
+
+
+def _full_like(t: Tensor, value: Any) -> Tensor:
+    return Tensor._from_array(np.full(t.shape, value, dtype=t.dtype.numpy), t.dtype)
