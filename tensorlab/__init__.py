@@ -36,3 +36,14 @@ long, int = int64, int32  # noqa: A001
 FloatTensor = DoubleTensor = LongTensor = Tensor
 
 __version__ = "0.1.0"
+
+# Subpackages that pull in more code load on first use, so `import tensorlab` stays fast.
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "func", "widgets", "grading", "kernels", "distributed"}
+
+
+def __getattr__(name: str):  # noqa: ANN202
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'tensorlab' has no attribute '{name}'")
