@@ -21,7 +21,7 @@ class Storage:
     saved tensor had, which is how it notices that a value it needs was overwritten.
     """
 
-    __slots__ = ("array", "version", "__weakref__")
+    __slots__ = ("__weakref__", "array", "version")
 
     def __init__(self, array: np.ndarray) -> None:
         assert array.ndim == 1, "storage is flat"
@@ -60,12 +60,32 @@ def storage_index(index: Sequence[int], strides: Sequence[int], offset: int) -> 
     return offset + sum(i * s for i, s in zip(index, strides, strict=True))
 
 
+def storage_positions(shape: Sequence[int], strides: Sequence[int], offset: int) -> np.ndarray:
+    """:func:`storage_index` for every element at once: an int array of ``shape``.
+
+    Built one dim at a time by broadcasting ``arange(size) * stride`` into the running sum, which
+    is the same formula with the loop over elements done by NumPy.
+    """
+    positions = np.full(tuple(shape), offset, dtype=np.int64)
+    for d, (size, stride) in enumerate(zip(shape, strides, strict=True)):
+        steps = np.arange(size, dtype=np.int64) * stride
+        positions += steps.reshape((size,) + (1,) * (len(shape) - d - 1))
+    return positions
+
+
+def storage_extent(shape: Sequence[int], strides: Sequence[int], offset: int) -> int:
+    """How many storage elements a view needs: one past its furthest element (``offset`` if empty)."""
+    if any(size == 0 for size in shape):
+        return offset
+    return offset + sum((size - 1) * stride for size, stride in zip(shape, strides, strict=True)) + 1
+
+
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """True when the elements sit in row-major order with no gaps (size-1 dims may have any stride)."""
+    if 0 in shape:  # no elements: nothing can be out of place
+        return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False
@@ -89,7 +109,7 @@ def view_strides(
     if not shape:  # a 0-d tensor's single element fits any all-ones shape
         return contiguous_strides(new_shape)
     if numel == 0:
-        return contiguous_strides(new_shape) if shape != tuple(new_shape) else tuple(strides)
+        return tuple(strides) if tuple(shape) == tuple(new_shape) else contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = strides[-1] if strides else 1
@@ -126,6 +146,8 @@ def strided_array(
     """
     base = storage.array
     item = base.itemsize
+    if 0 in shape:  # an empty view reads nothing; NumPy only accepts an offset inside the buffer
+        offset = 0
     return np.ndarray(
         tuple(shape), base.dtype, base, offset * item, tuple(s * item for s in strides)
     )

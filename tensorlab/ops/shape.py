@@ -1,20 +1,48 @@
 """View ops: new shape/strides/offset over the same storage, never a copy.
 
-Each view op only computes new (shape, strides, offset) — that is the whole trick — and its
-backward maps the gradient back through the inverse view. ``reshape`` is ``view`` when
-``view_strides`` finds strides that work, and a copy otherwise, exactly when torch copies.
+Each view op only computes a new *layout* — ``(shape, strides, storage_offset)`` — and hands
+the same storage to the result; that is the whole trick. The layout arithmetic is written as
+small pure functions (``*_layout``) that take and return plain tuples, so it can be read and
+tested without any data. Backward rules come in four families:
+
+- same elements in the same row-major order (view, flatten, squeeze, unsqueeze): reshape back;
+- the same elements in another dim order (permute, transpose, t, T, mT, movedim): permute back;
+- a window of the input (narrow, select, slicing, diagonal): put the gradient into the same
+  window of a zero tensor (:class:`EmbedWindow`);
+- stride-0 stretching (expand): sum over the stretched dims.
+
+``reshape`` is ``view`` when ``view_strides`` finds strides that work, and a copy otherwise,
+exactly when torch copies; ``contiguous`` copies only when the layout is not row-major.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._storage import view_strides
+import numpy as np
+
+from .._storage import (
+    contiguous_strides,
+    storage_extent,
+    storage_positions,
+    strided_array,
+    view_strides,
+)
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
 
-__all__ = ["expand", "permute", "reshape", "transpose", "view"]
+__all__ = [
+    "as_strided", "diagonal", "flatten", "moveaxis", "movedim", "narrow", "permute", "reshape",
+    "select", "squeeze", "swapaxes", "swapdims", "t", "transpose", "unflatten", "unsqueeze",
+]
+
+Layout = tuple[tuple[int, ...], tuple[int, ...], int]  # (shape, strides, storage_offset)
+
+
+def layout_of(x: Tensor) -> Layout:
+    return tuple(x.shape), tuple(x.stride()), x.storage_offset()
 
 
 def _sizes(args: tuple) -> tuple:
@@ -30,13 +58,20 @@ def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = 1
-    for s in shape:
+    for i, s in enumerate(shape):
         if s != -1:
             if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
             known *= s
     if -1 in shape:
-        if known == 0 or numel % known:
+        if known == 0:
+            if numel == 0:
+                raise RuntimeError(
+                    f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                    "unspecified dimension size -1 can be any value and is ambiguous"
+                )
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        if numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         return tuple(numel // known if s == -1 else s for s in shape)
     if known != numel:
@@ -44,121 +79,134 @@ def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
     return shape
 
 
-class View(Function):
-    """Same memory, new shape. Backward: reshape the gradient back to the input's shape."""
+# --- family 1: same elements, same order, new dims: backward reshapes back ----------------
+class Regroup(Function):
+    """y = x with its elements regrouped into new dims (order unchanged). dy/dx: reshape back."""
 
     backward_name = "ViewBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
+    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
         ctx.input_shape = x.shape
-        new_shape = infer_size(shape, x.numel())
-        strides = view_strides(x.shape, x.stride(), new_shape)
-        if strides is None:
-            raise RuntimeError(
-                "view size is not compatible with input tensor's size and stride (at least one "
-                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-            )
-        return x._view(new_shape, strides, x.storage_offset())
+        return x._view(shape, strides, x.storage_offset())
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        return grad.reshape(ctx.input_shape), None
+        return grad.reshape(ctx.input_shape), None, None
+
+
+class UnsafeView(Regroup):
+    """The view at the end of a copying ``reshape`` (torch names it apart from ``view``)."""
+
+    backward_name = "UnsafeViewBackward0"
+
+
+class SqueezeAll(Regroup):
+    backward_name = "SqueezeBackward0"
+
+
+class SqueezeDim(Regroup):
+    backward_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Regroup):
+    backward_name = "SqueezeBackward2"
+
+
+class Unsqueeze(Regroup):
+    backward_name = "UnsqueezeBackward0"
+
+
+VIEW_ERROR = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
 
 
 def view(x: Tensor, *shape: Any) -> Tensor:
-    return View.apply(x, _sizes(shape))
+    """Same memory, new shape; fails (RuntimeError) when no strides can express it."""
+    new_shape = infer_size(_sizes(shape), x.numel())
+    strides = view_strides(x.shape, x.stride(), new_shape)
+    if strides is None:
+        raise RuntimeError(VIEW_ERROR)
+    return Regroup.apply(x, new_shape, strides)
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
-    """A view when the memory allows it, otherwise a contiguous copy."""
+    """A view when the memory allows it, otherwise a contiguous copy (then a view of the copy)."""
     new_shape = infer_size(_sizes(shape), x.numel())
-    if view_strides(x.shape, x.stride(), new_shape) is not None:
-        return View.apply(x, new_shape)
-    return View.apply(contiguous(x), new_shape)
+    strides = view_strides(x.shape, x.stride(), new_shape)
+    if strides is not None:
+        return Regroup.apply(x, new_shape, strides)
+    return UnsafeView.apply(_copy_contiguous(x), new_shape, contiguous_strides(new_shape))
 
 
-class Expand(Function):
-    """Stretch size-1 dims to a larger size with stride 0 (no copy). Backward: sum them back."""
-
-    backward_name = "ExpandBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, sizes: tuple) -> Tensor:
-        ctx.input_shape = x.shape
-        if len(sizes) < x.ndim:
-            raise RuntimeError(
-                f"expand(tensorlab.{x.dtype.name}{{{list(x.shape)}}}, size={list(sizes)}): the number "
-                "of sizes provided "
-                f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({x.ndim})"
-            )
-        leading = len(sizes) - x.ndim
-        shape, strides = [], []
-        for d, size in enumerate(sizes):
-            if d < leading:
-                if size < 0:
-                    raise RuntimeError(
-                        f"The expanded size of the tensor ({size}) isn't allowed in a leading, "
-                        "non-existing dimension 0"
-                    )
-                shape.append(size)
-                strides.append(0)
-                continue
-            have, stride = x.shape[d - leading], x.stride()[d - leading]
-            if size == -1:
-                size = have
-            if have == size:
-                shape.append(size)
-                strides.append(stride)
-            elif have == 1:
-                shape.append(size)
-                strides.append(0)
-            else:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({size}) must match the existing size ({have}) "
-                    f"at non-singleton dimension {d}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                    f"{list(x.shape)}"
-                )
-        return x._view(tuple(shape), tuple(strides), x.storage_offset())
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        from .broadcasting import sum_to_shape
-
-        return sum_to_shape(grad, ctx.input_shape), None
-
-
-def expand(x: Tensor, *sizes: Any) -> Tensor:
-    return Expand.apply(x, _sizes(sizes))
-
-
-def contiguous(x: Tensor) -> Tensor:
-    """x itself if already row-major and gap-free, else a row-major copy."""
-    if x.is_contiguous():
+def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dims start_dim..end_dim into one (a view when possible, like reshape)."""
+    if x.ndim == 0:
+        return reshape(x, 1)
+    start, end = _wrap_dim(start_dim, x.ndim), _wrap_dim(end_dim, x.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
         return x
-    return x.clone(memory_format="contiguous_format") if False else _contiguous_copy(x)
+    shape = x.shape
+    merged = 1
+    for size in shape[start : end + 1]:
+        merged *= size
+    return reshape(x, (*shape[:start], merged, *shape[end + 1 :]))
 
 
-class ContiguousCopy(Function):
-    """Copy into fresh row-major storage. Backward: the gradient passes through unchanged."""
+def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    """Split dim into ``sizes`` (one of them may be -1)."""
+    if x.ndim == 0:
+        raise RuntimeError("unflatten: Dimension specified as 0 but tensor has no dimensions")
+    dim = _wrap_dim(dim, x.ndim)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        sizes = infer_size(sizes, x.shape[dim])
+    except RuntimeError as error:
+        if "only one dimension" in str(error):
+            raise
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+            f"({x.shape[dim]}) in the input tensor"
+        ) from None
+    return reshape(x, x.shape[:dim] + sizes + x.shape[dim + 1 :])
 
-    backward_name = "CloneBackward0"
 
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
-        import numpy as np
+def squeeze(x: Tensor, dim: Any = None) -> Tensor:
+    """Drop size-1 dims: all of them (dim=None), or only those listed that have size 1."""
+    if dim is None:
+        function: type[Regroup] = SqueezeAll
+        dims = set(range(x.ndim))
+    elif isinstance(dim, (tuple, list)):
+        function = SqueezeDims
+        wrapped = [_wrap_dim(d, x.ndim) for d in dim]
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
+        dims = set(wrapped)
+    else:
+        function = SqueezeDim
+        dims = {_wrap_dim(dim, x.ndim)}
+    keep = [d for d in range(x.ndim) if not (d in dims and x.shape[d] == 1)]
+    strides = x.stride()
+    return function.apply(x, tuple(x.shape[d] for d in keep), tuple(strides[d] for d in keep))
 
-        return Tensor._from_array(np.ascontiguousarray(x._data), x.dtype)
 
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
-        return grad
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim at ``dim`` (its stride is whatever keeps the layout contiguous-looking)."""
+    dim = _wrap_dim(dim, x.ndim + 1)
+    shape, strides = list(x.shape), list(x.stride())
+    new_stride = 1 if dim >= x.ndim else shape[dim] * strides[dim]
+    shape.insert(dim, 1)
+    strides.insert(dim, new_stride)
+    return Unsqueeze.apply(x, tuple(shape), tuple(strides))
 
 
-def _contiguous_copy(x: Tensor) -> Tensor:
-    return ContiguousCopy.apply(x)
-
-
+# --- family 2: the same elements in another dim order: backward permutes back -------------
 class Permute(Function):
     """Reorder dims by reordering (shape, strides). Backward: apply the inverse permutation."""
 
@@ -166,16 +214,6 @@ class Permute(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
-        ndim = x.ndim
-        if len(dims) != ndim:
-            raise RuntimeError(
-                "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-                f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
-                f"equal to len(dims) = {len(dims)}"
-            )
-        dims = tuple(_wrap_dim(d, ndim) for d in dims)
-        if len(set(dims)) != len(dims):
-            raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
         strides = x.stride()
         return x._view(tuple(x.shape[d] for d in dims), tuple(strides[d] for d in dims), x.storage_offset())
@@ -185,17 +223,374 @@ class Permute(Function):
         inverse = [0] * len(ctx.dims)
         for i, d in enumerate(ctx.dims):
             inverse[d] = i
-        return grad.permute(*inverse), None
+        return Permute.apply(grad, tuple(inverse)), None
+
+
+class Transpose(Permute):
+    backward_name = "TransposeBackward0"
+
+
+class T(Permute):
+    backward_name = "TBackward0"
+
+
+def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
+    if len(dims) != x.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
+            f"equal to len(dims) = {len(dims)}"
+        )
+    wrapped = tuple(_wrap_dim(d, x.ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return wrapped
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
-    return Permute.apply(x, _sizes(dims))
+    return Permute.apply(x, _permutation(x, _sizes(dims)))
+
+
+def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
+    order = list(range(x.ndim))
+    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
+    if x.ndim:
+        order[d0], order[d1] = order[d1], order[d0]
+    return tuple(order)
 
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims: swap their sizes and strides."""
+    return Transpose.apply(x, _swapped(x, dim0, dim1))
+
+
+swapaxes = swapdims = transpose
+
+
+def t(x: Tensor) -> Tensor:
+    """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return T.apply(x, tuple(reversed(range(x.ndim))))
+
+
+def reverse_dims(x: Tensor) -> Tensor:
+    """``x.T``: reverse *all* dims. torch deprecates it for ndim other than 0 and 2 (and warns)."""
+    if x.ndim not in (0, 2):
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return Permute.apply(x, tuple(reversed(range(x.ndim))))
+
+
+def matrix_transpose(x: Tensor) -> Tensor:
+    """``x.mT``: swap the last two dims (a batch of matrices, each transposed)."""
     if x.ndim == 0:
-        return permute(x)
-    order = list(range(x.ndim))
-    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
-    order[d0], order[d1] = order[d1], order[d0]
-    return permute(x, *order)
+        warnings.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return Transpose.apply(x, ())
+    if x.ndim == 1:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return Transpose.apply(x, _swapped(x, -2, -1))
+
+
+def movedim(x: Tensor, source: Any, destination: Any) -> Tensor:
+    """Move dims ``source`` to positions ``destination``; the others keep their relative order."""
+    source = [source] if isinstance(source, int) else list(source)
+    destination = [destination] if isinstance(destination, int) else list(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({source} dims) should contain "
+            f"the same number of dims as destination ({destination} dims)"
+        )
+    src = [_wrap_dim(d, x.ndim) for d in source]
+    dst = [_wrap_dim(d, x.ndim) for d in destination]
+    for name, dims in (("source", src), ("destination", dst)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    if x.ndim == 0:  # dims 0 and -1 name the only "dim" a 0-d tensor has: nothing moves
+        return Permute.apply(x, ())
+    order: list[int | None] = [None] * x.ndim
+    for s, d in zip(src, dst, strict=True):
+        order[d] = s
+    rest = iter(d for d in range(x.ndim) if d not in src)
+    order = [next(rest) if d is None else d for d in order]
+    return Permute.apply(x, tuple(order))
+
+
+moveaxis = movedim
+
+
+# --- family 3: a window of the input: backward fills the same window of zeros -------------
+LayoutMap = Callable[[Layout], Layout]
+
+
+class Window(Function):
+    """y = a window of x, described by ``to_window`` (a map from x's layout to y's layout).
+
+    dy/dx: each element of y *is* an element of x, so the gradient goes back to those positions
+    of a zero tensor shaped like x (:class:`EmbedWindow`); elements outside the window get 0.
+    """
+
+    backward_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, to_window: LayoutMap) -> Tensor:
+        ctx.input_shape, ctx.to_window = x.shape, to_window
+        return x._view(*to_window(layout_of(x)))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return EmbedWindow.apply(grad, ctx.input_shape, ctx.to_window), None
+
+
+class EmbedWindow(Function):
+    """z = zeros(shape) with the window ``to_window`` set to g. dz/dg: take the same window."""
+
+    backward_name = "EmbedWindowBackward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple, to_window: LayoutMap) -> Tensor:
+        ctx.to_window = to_window
+        z = Tensor._from_array(np.zeros(shape, dtype=g.dtype.numpy), g.dtype)
+        z._view(*to_window(layout_of(z)))._data[...] = g._data
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return Window.apply(grad, ctx.to_window), None, None
+
+
+class Slice(Window):
+    backward_name = "SliceBackward0"
+
+
+class Select(Window):
+    backward_name = "SelectBackward0"
+
+
+class Diagonal(Window):
+    backward_name = "DiagonalBackward0"
+
+
+def slice_layout(layout: Layout, dim: int, start: int, stop: int, step: int) -> Layout:
+    """Elements start, start+step, ... (< stop) of ``dim``; start/stop already within [0, size]."""
+    shape, strides, offset = list(layout[0]), list(layout[1]), layout[2]
+    offset += start * strides[dim]
+    shape[dim] = max(0, (stop - start + step - 1) // step)
+    strides[dim] *= step
+    return tuple(shape), tuple(strides), offset
+
+
+def select_layout(layout: Layout, dim: int, index: int) -> Layout:
+    """Fix ``dim`` at ``index`` (non-negative): move the offset there and drop the dim."""
+    shape, strides, offset = layout
+    offset += index * strides[dim]
+    return shape[:dim] + shape[dim + 1 :], strides[:dim] + strides[dim + 1 :], offset
+
+
+def unsqueeze_layout(layout: Layout, dim: int) -> Layout:
+    """Insert a size-1 dim before ``dim``, with torch's choice of stride for it."""
+    shape, strides, offset = layout
+    stride = 1 if dim >= len(shape) else shape[dim] * strides[dim]
+    return (*shape[:dim], 1, *shape[dim:]), (*strides[:dim], stride, *strides[dim:]), offset
+
+
+def diagonal_layout(layout: Layout, offset: int, dim1: int, dim2: int) -> Layout:
+    """Elements (i, i + offset) of dims (dim1, dim2) as a new last dim of stride s1 + s2."""
+    shape, strides, start = layout
+    if offset >= 0:
+        length = max(min(shape[dim1], shape[dim2] - offset), 0)
+        step_in = offset * strides[dim2]
+    else:
+        length = max(min(shape[dim1] + offset, shape[dim2]), 0)
+        step_in = -offset * strides[dim1]
+    if length > 0:
+        start += step_in
+    keep = [d for d in range(len(shape)) if d not in (dim1, dim2)]
+    return (
+        (*(shape[d] for d in keep), length),
+        (*(strides[d] for d in keep), strides[dim1] + strides[dim2]),
+        start,
+    )
+
+
+def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Elements start..start+length-1 of ``dim`` (a view)."""
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, x.ndim)
+    size = x.shape[dim]
+    start, length = int(start), int(length)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if start < 0:
+        start += size
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return Slice.apply(x, lambda layout: slice_layout(layout, dim, start, start + length, 1))
+
+
+def select(x: Tensor, dim: int, index: int) -> Tensor:
+    """Fix ``dim`` at ``index`` and drop it: ``x.select(0, i)`` is ``x[i]``."""
+    if x.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, x.ndim)
+    size, index = x.shape[dim], int(index)
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}"
+        )
+    index = index + size if index < 0 else index
+    return Select.apply(x, lambda layout: select_layout(layout, dim, index))
+
+
+def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The diagonal of dims (dim1, dim2), shifted by ``offset``, as the last dim (a view)."""
+    d1, d2 = _wrap_dim(dim1, x.ndim), _wrap_dim(dim2, x.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(x, lambda layout: diagonal_layout(layout, offset, d1, d2))
+
+
+# --- family 4: stride-0 stretching: backward sums the copies ------------------------------
+class Expand(Function):
+    """Stretch size-1 dims to a larger size with stride 0 (no copy). Backward: sum them back."""
+
+    backward_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
+        ctx.input_shape = x.shape
+        return x._view(shape, strides, x.storage_offset())
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        from .broadcasting import sum_to_shape
+
+        return sum_to_shape(grad, ctx.input_shape), None, None
+
+
+def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Shape and strides of ``x.expand(*sizes)``: every dim that is stretched gets stride 0.
+
+    Sizes line up on the right (as in broadcasting). A new leading dim of size 1 gets the stride
+    a contiguous-looking layout would give it (size * stride of the dim after it), like torch.
+    """
+    if len(sizes) < x.ndim:
+        raise RuntimeError(
+            f"expand(tensorlab.{x.dtype.name}{{{list(x.shape)}}}, size={list(sizes)}): the number "
+            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({x.ndim})"
+        )
+    leading = len(sizes) - x.ndim
+    shape, strides = [0] * len(sizes), [0] * len(sizes)
+    for d in reversed(range(len(sizes))):
+        target = sizes[d]
+        if d >= leading:
+            have, stride = x.shape[d - leading], x.stride()[d - leading]
+        else:
+            if target < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
+                    f"non-existing dimension {d}"
+                )
+            have = 1
+            stride = 0 if d + 1 == len(sizes) or x.ndim == 0 else shape[d + 1] * strides[d + 1]
+        if target == -1:
+            target = have
+        if have != target:
+            if have != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) must match the existing size ({have}) "
+                    f"at non-singleton dimension {d}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                    f"{list(x.shape)}"
+                )
+            stride = 0
+        shape[d], strides[d] = target, stride
+    return tuple(shape), tuple(strides)
+
+
+def expand(x: Tensor, *sizes: Any) -> Tensor:
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
+    return Expand.apply(x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
+
+
+# --- any layout at all: as_strided --------------------------------------------------------
+class AsStrided(Function):
+    """y reads x's storage through an arbitrary layout. dy/dx: add each gradient element into
+    the storage position it was read from, then read x's elements back from those positions."""
+
+    backward_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple, offset: int) -> Tensor:
+        ctx.input_layout, ctx.output_layout = layout_of(x), (shape, strides, offset)
+        return x._view(shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        size = max(storage_extent(*ctx.input_layout), storage_extent(*ctx.output_layout))
+        flat = np.zeros(size, dtype=grad.dtype.numpy)
+        np.add.at(flat, storage_positions(*ctx.output_layout), grad._data)
+        from .._storage import Storage
+
+        gathered = strided_array(Storage(flat), *ctx.input_layout)
+        return Tensor._from_array(gathered.copy(), grad.dtype), None, None, None
+
+
+def as_strided(x: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+    """A view with exactly the given layout over x's storage (no checks beyond bounds)."""
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    offset = x.storage_offset() if storage_offset is None else int(storage_offset)
+    if len(shape) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in strides):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(strides)}")
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)} and strides={list(strides)}")
+    needed = storage_extent(shape, strides, offset)
+    available = x.untyped_storage().size()
+    if needed > available:
+        item = x.dtype.itemsize
+        raise RuntimeError(
+            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, "
+            f"and itemsize {item} requiring a storage size of {needed * item} are out of bounds "
+            f"for storage of size {available * item}"
+        )
+    return AsStrided.apply(x, shape, strides, offset)
+
+
+# --- copies --------------------------------------------------------------------------------
+class ContiguousCopy(Function):
+    """Copy into fresh row-major storage. Backward: the gradient passes through unchanged."""
+
+    backward_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        return Tensor._from_array(np.ascontiguousarray(x._data), x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        return grad
+
+
+def _copy_contiguous(x: Tensor) -> Tensor:
+    return ContiguousCopy.apply(x)
+
+
+def contiguous(x: Tensor) -> Tensor:
+    """x itself if already row-major and gap-free, else a row-major copy."""
+    return x if x.is_contiguous() else _copy_contiguous(x)
