@@ -34,36 +34,47 @@ def broadcast_pair(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     return tuple(result)
 
 
-def broadcast_shapes(*shapes: Sequence[int] | int) -> tuple[int, ...]:
-    """torch.broadcast_shapes: the shape all of ``shapes`` broadcast to."""
+def broadcast_shapes(*shapes: Sequence[int] | int | None) -> tuple[int, ...]:
+    """torch.broadcast_shapes: the shape all of ``shapes`` broadcast to, without making tensors.
+
+    Walks each shape from its last dim, growing a running result that starts as all 1s; a
+    size that is neither 1 nor the running size is an error that names the offending argument.
+    """
     from .._tensor import Size
 
-    result: tuple[int, ...] = ()
-    for shape in shapes:
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        ndim = max(len(result), len(shape))
-        padded_result = (1,) * (ndim - len(result)) + result
-        padded = (1,) * (ndim - len(shape)) + shape
-        out = []
-        for d, (have, new) in enumerate(zip(padded_result, padded, strict=True)):
-            if have == new or new == 1:
-                out.append(have)
-            elif have == 1:
-                out.append(new)
-            else:
+    shapes_given = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes_given:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(
+                f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}"
+            )
+    result = [1] * max((len(shape) for shape in shapes_given), default=0)
+    for position, shape in enumerate(shapes_given):
+        for d in range(-1, -len(shape) - 1, -1):
+            size = shape[d]
+            if size == result[d]:
+                continue
+            if result[d] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                result[d] = size
+            elif size != 1:
                 raise RuntimeError(
-                    f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
-                    f"between arg 0 and arg {shapes.index(shape) if shape in shapes else d}: "
-                    f"{list(padded_result)} vs {list(padded)}."
+                    f"Attempting to broadcast a dimension of length {size} at {d}! Mismatching "
+                    f"argument at index {position} had {shape}; but expected shape should be "
+                    f"broadcastable to {result}"
                 )
-        result = tuple(out)
     return Size(result)
 
 
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
-    """Expand every tensor to the common shape (views, stride 0 where stretched)."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
+    """Expand every tensor to the common shape: views, stride 0 where stretched, and
+    differentiable because ``expand`` is (its backward sums the stretched dims back)."""
+    from .._tensor import Tensor
+
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     shape: tuple[int, ...] = ()
     for t in tensors:
         shape = broadcast_pair(shape, t.shape)

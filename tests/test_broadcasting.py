@@ -1,0 +1,185 @@
+"""Broadcasting against torch: result shapes, the exact error messages, broadcast_shapes/tensors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import check_op
+
+import tensorlab as tl
+from tensorlab.ops.broadcasting import broadcast_pair, sum_to_shape
+
+
+def same_error(run, *args) -> None:
+    """``run(lib, *args)`` raises on torch; tensorlab raises the same class with the same message."""
+    with pytest.raises(Exception) as expected:
+        run(torch, *args)
+    with pytest.raises(type(expected.value)) as got:
+        run(tl, *args)
+    assert str(got.value) == str(expected.value)
+
+
+def empty_add(lib, a, b):
+    return (lib.empty(*a) + lib.empty(*b)).shape
+
+
+# --- the seed's examples ---------------------------------------------------------------
+def test_seed_trailing_dims_line_up():
+    x, y = tl.empty(5, 1, 4, 1), tl.empty(3, 1, 1)
+    assert (x + y).size() == torch.Size([5, 3, 4, 1])
+    check_op(lambda lib, a, b: a + b, np.ones((5, 1, 4, 1), np.float32), np.ones((3, 1, 1), np.float32))
+
+
+def test_seed_mismatch_error_message():
+    with pytest.raises(RuntimeError) as got:
+        tl.empty(5, 2, 4, 1) + tl.empty(3, 1, 1)
+    assert str(got.value) == (
+        "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
+    )
+    same_error(empty_add, (5, 2, 4, 1), (3, 1, 1))
+
+
+def test_seed_column_plus_row():
+    check_op(lambda lib, a, b: a + b, [[2], [4], [6]], [10, 20, 30, 40])
+
+
+def test_seed_matmul_batch_broadcast():
+    assert (tl.ones(2, 1, 4, 5) @ tl.ones(3, 5, 6)).shape == (2, 3, 4, 6)
+    check_op(lambda lib, a, b: a @ b, np.ones((2, 1, 4, 5), np.float32), np.ones((3, 5, 6), np.float32))
+
+
+# --- random shape pairs ------------------------------------------------------------------
+@st.composite
+def broadcastable_pair(draw):
+    """Two shapes that broadcast: a common shape, each side dropping leading dims or using 1s."""
+    common = draw(st.lists(st.integers(0, 4), min_size=0, max_size=4))
+
+    def side():
+        drop = draw(st.integers(0, len(common)))
+        return tuple(1 if draw(st.booleans()) else s for s in common[drop:])
+
+    return side(), side()
+
+
+@st.composite
+def mismatched_pair(draw):
+    """Two shapes with at least one position where the sizes differ and neither is 1."""
+    a, b = draw(broadcastable_pair())
+    a, b = list(a), list(b)
+    if not a:
+        a = [2]
+    d = draw(st.integers(1, len(a)))  # position from the right, inside a
+    size = draw(st.integers(2, 4))
+    a[-d] = size
+    other = draw(st.sampled_from([s for s in (0, 2, 3, 5) if s != size]))
+    while len(b) < d:
+        b.insert(0, 1)
+    b[-d] = other
+    return tuple(a), tuple(b)
+
+
+@given(broadcastable_pair())
+def test_add_broadcasts_like_torch(shapes):
+    a, b = shapes
+    x = np.random.default_rng(0).standard_normal(a).astype(np.float32)
+    y = np.random.default_rng(1).standard_normal(b).astype(np.float32)
+    check_op(lambda lib, p, q: p + q, x, y)
+    check_op(lambda lib, p, q: p * q, x, y)
+
+
+@given(mismatched_pair(), st.booleans())
+def test_add_mismatch_raises_torch_message(shapes, swap):
+    a, b = shapes[::-1] if swap else shapes
+    same_error(empty_add, a, b)
+
+
+@given(broadcastable_pair(), st.booleans())
+def test_broadcast_pair_agrees_with_torch(shapes, swap):
+    a, b = shapes[::-1] if swap else shapes
+    assert broadcast_pair(a, b) == tuple(torch.broadcast_shapes(a, b))
+
+
+# --- broadcast_shapes ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((2, 3), (4, 3)),
+        ((2, 3), (1, 3), (4, 3)),
+        ((5, 2, 4, 1), (3, 1, 1)),
+        (3, (2, 4)),
+        ((2, 3), [4, 3]),
+        ((2,), (-1,)),
+        ((-1,),),
+        ((1,), (-1,)),
+        ((2, 3), 2.0),
+    ],
+)
+def test_broadcast_shapes_errors_match_torch(shapes):
+    same_error(lambda lib, *s: lib.broadcast_shapes(*s), *shapes)
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [(), ((),), ((2,), (3, 1), (1, 1, 1)), (3, (2, 1)), ((2, 3), None), ((3,), []), ((0, 1), (1, 4)), (5,)],
+)
+def test_broadcast_shapes_matches_torch(shapes):
+    expected = torch.broadcast_shapes(*shapes)
+    got = tl.broadcast_shapes(*shapes)
+    assert isinstance(got, tl.Size)
+    assert tuple(got) == tuple(expected)
+
+
+@given(st.lists(st.lists(st.integers(1, 3), max_size=3), min_size=1, max_size=4))
+def test_broadcast_shapes_random(shapes):
+    shapes = [tuple(s) for s in shapes]
+    try:
+        expected = torch.broadcast_shapes(*shapes)
+    except RuntimeError:
+        same_error(lambda lib, *s: lib.broadcast_shapes(*s), *shapes)
+        return
+    assert tuple(tl.broadcast_shapes(*shapes)) == tuple(expected)
+
+
+# --- broadcast_tensors: views (stride 0) and differentiable --------------------------------
+def test_broadcast_tensors_views_and_gradients():
+    a = np.arange(3, dtype=np.float32).reshape(3, 1)
+    b = np.arange(4, dtype=np.float64)
+    check_op(lambda lib, x, y: lib.broadcast_tensors(x, y), a, b)
+    check_op(lambda lib, x, y: lib.broadcast_tensors([x, y]), a, b)  # a TypeError in both
+
+
+def test_broadcast_tensors_three_and_error():
+    check_op(
+        lambda lib, x, y, z: lib.broadcast_tensors(x, y, z),
+        np.ones((2, 1, 1), np.float32), np.ones((3, 1), np.float32), np.ones(4, np.float32),
+    )
+    same_error(lambda lib: lib.broadcast_tensors(lib.zeros(2, 3), lib.zeros(4, 3)))
+    same_error(lambda lib: lib.broadcast_tensors(lib.zeros(2, 3), lib.zeros(1, 3), lib.zeros(4, 3)))
+
+
+def test_broadcast_tensors_stride_zero():
+    x, _ = tl.broadcast_tensors(tl.zeros(3, 1), tl.zeros(4))
+    assert x.stride() == (1, 0)
+
+
+@given(broadcastable_pair())
+def test_broadcast_tensors_random(shapes):
+    a, b = shapes
+    x = np.random.default_rng(0).standard_normal(a)
+    y = np.random.default_rng(1).standard_normal(b).astype(np.float32)
+    check_op(lambda lib, p, q: lib.broadcast_tensors(p, q), x, y)
+
+
+# --- sum_to_shape: the backward of broadcasting ---------------------------------------------
+@given(broadcastable_pair())
+def test_sum_to_shape_undoes_broadcasting(shapes):
+    a, b = shapes
+    out_shape = broadcast_pair(a, b)
+    g = np.random.default_rng(0).standard_normal(out_shape)
+    expected = torch.tensor(g).sum_to_size(a) if a else torch.tensor(g).sum()
+    got = sum_to_shape(tl.tensor(g), a)
+    assert tuple(got.shape) == tuple(a)
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-10, atol=1e-10)

@@ -1,0 +1,338 @@
+"""matmul, mm, bmm, dot, outer against torch: values, gradients, dtypes, and torch's exact errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import check_op
+
+import tensorlab as tl
+
+F32 = np.float32
+
+
+def rand(*shape, dtype=F32, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def ints(*shape, dtype=np.int64, seed=0):
+    return np.random.default_rng(seed).integers(-5, 6, shape).astype(dtype)
+
+
+def same_error(run, *arrays, grad=(False, False)) -> None:
+    """torch and tensorlab raise the same class with the same message for ``run(lib, *tensors)``."""
+    def make(lib, a, g):
+        t = lib.tensor(a)
+        return t.requires_grad_(True) if g else t
+
+    with pytest.raises(Exception) as expected:
+        run(torch, *(make(torch, a, g) for a, g in zip(arrays, grad, strict=False)))
+    with pytest.raises(type(expected.value)) as got:
+        run(tl, *(make(tl, a, g) for a, g in zip(arrays, grad, strict=False)))
+    assert str(got.value) == str(expected.value)
+
+
+def matmul_op(lib, a, b):
+    return a @ b
+
+
+# --- fixed cases -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ((3,), (3,)),
+        ((2, 3), (3,)),
+        ((3,), (3, 4)),
+        ((2, 3), (3, 4)),
+        ((2, 2, 3), (3, 4)),
+        ((2, 2, 3), (3,)),
+        ((3,), (2, 3, 4)),
+        ((4, 3), (2, 3, 5)),
+        ((2, 2, 3), (2, 3, 4)),
+        ((1, 2, 3), (5, 3, 4)),
+        ((2, 1, 4, 5), (3, 5, 6)),  # the seed's batch broadcast example
+        ((2, 1, 3, 5), (5,)),
+        ((5,), (2, 1, 3, 5)),
+        ((0, 3), (3, 0)),
+        ((2, 0), (0, 3)),
+        ((2, 0, 3), (3, 2)),
+    ],
+)
+def test_matmul_shapes_values_gradients(a, b):
+    check_op(matmul_op, rand(*a), rand(*b, seed=1))
+    check_op(lambda lib, x, y: lib.matmul(x, y), rand(*a, dtype=np.float64), rand(*b, dtype=np.float64, seed=1))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "grad_fn"),
+    [
+        ((3,), (3,), "DotBackward0"),
+        ((2, 3), (3,), "MvBackward0"),
+        ((3,), (3, 4), "SqueezeBackward4"),
+        ((2, 3), (3, 4), "MmBackward0"),
+        ((2, 2, 3), (2, 3, 4), "UnsafeViewBackward0"),
+    ],
+)
+def test_matmul_grad_fn_names(a, b, grad_fn):
+    x, y = tl.zeros(*a, requires_grad=True), tl.zeros(*b, requires_grad=True)
+    assert (x @ y).grad_fn.name() == grad_fn
+    tx, ty = torch.zeros(*a, requires_grad=True), torch.zeros(*b, requires_grad=True)
+    assert (tx @ ty).grad_fn.name() == grad_fn
+
+
+def test_matmul_non_contiguous_operands():
+    check_op(lambda lib, x, y: x.transpose(-2, -1) @ y, rand(2, 3, 4), rand(2, 3, 5, seed=1))
+    check_op(lambda lib, x, y: x @ y.transpose(0, 1), rand(2, 4, 3), rand(5, 3, seed=1))
+    check_op(lambda lib, x, y: x.expand(3, 2, 4) @ y, rand(2, 4), rand(3, 4, 2, seed=1))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8])
+def test_integer_matmul(dtype):
+    check_op(matmul_op, ints(2, 3, dtype=dtype), ints(3, 4, dtype=dtype, seed=1))
+    check_op(matmul_op, ints(2, 2, 3, dtype=dtype), ints(3, dtype=dtype, seed=1))
+    check_op(lambda lib, x, y: lib.bmm(x, y), ints(2, 2, 3, dtype=dtype), ints(2, 3, 2, dtype=dtype, seed=1))
+    check_op(lambda lib, x, y: lib.dot(x, y), ints(4, dtype=dtype), ints(4, dtype=dtype, seed=1))
+
+
+def test_float16_matmul():
+    check_op(matmul_op, rand(4, 8, dtype=np.float16), rand(8, 3, dtype=np.float16, seed=1))
+    check_op(matmul_op, rand(2, 4, 8, dtype=np.float16), rand(8, dtype=np.float16, seed=1))
+
+
+def test_mm_bmm_dot_outer_values_and_gradients():
+    check_op(lambda lib, x, y: lib.mm(x, y), rand(2, 3), rand(3, 4, seed=1))
+    check_op(lambda lib, x, y: x.mm(y), rand(1, 1), rand(1, 4, seed=1))
+    check_op(lambda lib, x, y: lib.bmm(x, y), rand(2, 3, 4), rand(2, 4, 5, seed=1))
+    check_op(lambda lib, x, y: x.bmm(y), rand(3, 1, 2, dtype=np.float64), rand(3, 2, 1, dtype=np.float64, seed=1))
+    check_op(lambda lib, x, y: lib.dot(x, y), rand(5), rand(5, seed=1))
+    check_op(lambda lib, x, y: x.dot(y), rand(0), rand(0, seed=1))
+    check_op(lambda lib, x, y: lib.outer(x, y), rand(3), rand(4, seed=1))
+    check_op(lambda lib, x, y: x.outer(y), rand(3), rand(4, dtype=np.float64, seed=1))
+    check_op(lambda lib, x, y: lib.outer(x, y), rand(3), ints(4, seed=1))
+    check_op(lambda lib, x, y: lib.outer(x, y), np.array([True, False]), np.array([True, True]))
+
+
+def test_double_backward_through_matmul():
+    xs = rand(2, 3, 4)
+    ys = rand(4, 2, seed=1)
+    results = []
+    for lib in (torch, tl):
+        x = lib.tensor(xs, requires_grad=True)
+        y = lib.tensor(ys, requires_grad=True)
+        (gx,) = lib.autograd.grad((x @ y).pow(2).sum(), x, create_graph=True)
+        gx.sum().backward()
+        results.append((gx.detach().numpy(), y.grad.numpy()))
+    for expected, got in zip(results[0], results[1], strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_512_is_one_blas_call():
+    """A 512x512 float32 product must be BLAS-fast (torch takes ~1 ms; allow a wide margin)."""
+    import time
+
+    a, b = tl.randn(512, 512), tl.randn(512, 512)
+    a @ b
+    start = time.perf_counter()
+    for _ in range(3):
+        a @ b
+    assert (time.perf_counter() - start) / 3 < 0.25
+
+
+# --- errors: torch's classes and messages ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ((), (2, 2)),
+        ((2, 2), ()),
+        ((3,), (4,)),
+        ((2, 3), (4, 5)),
+        ((2, 3), (4,)),
+        ((3,), (4, 5)),
+        ((2, 2, 3), (4, 5)),
+        ((2, 2, 3), (4,)),
+        ((4,), (2, 2, 3)),
+        ((2, 2, 3), (2, 4, 5)),
+        ((2, 2, 3), (3, 3, 5)),
+        ((2, 1, 2, 3), (5, 3, 3, 5)),
+        ((4, 3), (2, 5, 2)),
+        ((2, 0, 3), (5,)),
+        ((2, 3, 5), (3, 1, 4, 2)),
+    ],
+)
+@pytest.mark.parametrize("grad", [(False, False), (True, False), (False, True)])
+def test_matmul_shape_errors(a, b, grad):
+    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+
+
+@pytest.mark.parametrize(
+    ("a", "da", "b", "db"),
+    [
+        ((3,), np.float32, (3,), np.float64),
+        ((2, 3), np.float32, (3,), np.float64),
+        ((2, 3), np.int64, (3,), np.float32),
+        ((3,), np.float32, (3, 2), np.float64),
+        ((2, 3), np.float64, (3, 2), np.float32),
+        ((2, 2, 3), np.float64, (3, 2), np.float32),
+        ((2, 2, 3), np.float32, (3,), np.float64),
+        ((2, 2, 3), np.float32, (2, 3, 2), np.float64),
+        ((2, 2, 3), np.int32, (2, 3, 2), np.float32),
+        ((2, 3), np.float16, (3, 2), np.float32),
+        ((2, 3), np.uint8, (3, 2), np.bool_),
+        ((2,), np.bool_, (2,), np.bool_),
+        ((2, 2), np.bool_, (2,), np.bool_),
+        ((2,), np.bool_, (2, 2), np.bool_),
+        ((2, 2), np.bool_, (2, 2), np.bool_),
+        ((2, 2, 2), np.bool_, (2, 2), np.bool_),
+        ((2, 2, 2), np.bool_, (2, 2, 2), np.bool_),
+        ((2, 2, 3), np.bool_, (2, 3, 2), np.uint8),
+        ((2, 3), np.bool_, (4, 2), np.bool_),
+    ],
+)
+def test_matmul_dtype_errors(a, da, b, db):
+    same_error(matmul_op, np.zeros(a, da), np.zeros(b, db))
+
+
+@pytest.mark.parametrize(
+    ("op", "a", "b"),
+    [
+        ("mm", (3,), (3,)),
+        ("mm", (2, 3), (4, 5)),
+        ("mm", (2, 3, 4), (4, 5)),
+        ("mm", (2, 3), (3,)),
+        ("bmm", (2, 3, 4), (3, 4, 5)),
+        ("bmm", (2, 3, 4), (2, 5, 5)),
+        ("bmm", (3, 4), (2, 4, 5)),
+        ("bmm", (2, 3, 4), (4, 5)),
+        ("dot", (3,), (4,)),
+        ("dot", (3, 1), (3,)),
+        ("dot", (3,), (3, 1)),
+        ("dot", (), (3,)),
+        ("outer", (3, 2), (4,)),
+        ("outer", (), (4,)),
+        ("outer", (2,), (3, 2)),
+    ],
+)
+def test_mm_bmm_dot_outer_shape_errors(op, a, b):
+    same_error(lambda lib, x, y: getattr(lib, op)(x, y), rand(*a), rand(*b, seed=1))
+
+
+@pytest.mark.parametrize(
+    ("op", "a", "da", "b", "db"),
+    [
+        ("mm", (2, 3), np.float32, (3, 5), np.float64),
+        ("mm", (2, 3), np.int32, (2, 3), np.int64),
+        ("mm", (2, 2), np.bool_, (2, 2), np.bool_),
+        ("bmm", (2, 3, 4), np.float32, (2, 4, 5), np.float64),
+        ("bmm", (2, 2, 2), np.int32, (2, 2, 2), np.int64),
+        ("bmm", (2, 2, 2), np.bool_, (2, 2, 2), np.bool_),
+        ("bmm", (2, 2, 3), np.bool_, (3, 4, 2), np.float32),
+        ("dot", (3,), np.float32, (3,), np.float64),
+        ("dot", (3,), np.int32, (3,), np.int64),
+        ("dot", (3,), np.float64, (4,), np.float32),
+        ("dot", (3,), np.bool_, (3,), np.bool_),
+    ],
+)
+def test_mm_bmm_dot_dtype_errors(op, a, da, b, db):
+    same_error(lambda lib, x, y: getattr(lib, op)(x, y), np.zeros(a, da), np.zeros(b, db))
+
+
+def test_dot_dtype_message_is_torchs():
+    with pytest.raises(RuntimeError, match="dot : expected both vectors to have same dtype, but found Float and Double"):
+        tl.dot(tl.zeros(3), tl.zeros(3, dtype=tl.float64))
+    with pytest.raises(RuntimeError, match="expected m1 and m2 to have the same dtype, but got: float != double"):
+        tl.zeros(2, 2) @ tl.zeros(2, 2, dtype=tl.float64)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda lib: lib.zeros(2, 3) @ 3,
+        lambda lib: lib.matmul(lib.zeros(2, 3), 3),
+        lambda lib: lib.mm(lib.zeros(2, 3), 3),
+        lambda lib: lib.dot(lib.zeros(3), [1, 2, 3]),
+    ],
+)
+def test_non_tensor_operands_raise_type_error(run):
+    for lib in (torch, tl):
+        with pytest.raises(TypeError):
+            run(lib)
+
+
+# --- random shape combinations ---------------------------------------------------------------
+@st.composite
+def matmul_shapes(draw, mismatch: bool = False):
+    """Operand shapes of 1-4 dims with broadcastable batches; optionally one size broken."""
+    n, k, p = draw(st.integers(0, 3)), draw(st.integers(1, 3)), draw(st.integers(0, 3))
+    batch = draw(st.lists(st.integers(1, 3), max_size=2))
+    x_dims, y_dims = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+
+    def operand(dims, matrix):
+        if dims == 1:
+            return (k,)
+        lead = batch[len(batch) - min(dims - 2, len(batch)):] if dims > 2 else []
+        lead = [1 if draw(st.booleans()) else s for s in lead]
+        lead = [draw(st.integers(1, 2)) for _ in range(dims - 2 - len(lead))] + lead
+        return (*lead, *matrix)
+
+    x = operand(x_dims, (n, k))
+    y = operand(y_dims, (k, p))
+    if mismatch:
+        broken = draw(st.sampled_from(["k", "batch"]))
+        if broken == "k" or (len(x) < 3 and len(y) < 3):
+            y = list(y)
+            y[-2 if len(y) > 1 else 0] = k + draw(st.integers(1, 2))
+        else:
+            x = list(x)
+            x[0] = 4 if x[0] != 4 else 5
+            y = list(y)
+            if len(y) >= len(x):
+                y[len(y) - len(x)] = 3
+            else:
+                y = [3, *y[1:]] if len(y) >= 3 else y
+        x, y = tuple(x), tuple(y)
+    return x, y
+
+
+@given(matmul_shapes(), st.sampled_from([np.float32, np.float64]))
+def test_matmul_random(shapes, dtype):
+    a, b = shapes
+    check_op(matmul_op, rand(*a, dtype=dtype), rand(*b, dtype=dtype, seed=1))
+
+
+@given(matmul_shapes(), st.sampled_from([np.int64, np.int32]))
+def test_matmul_random_integers(shapes, dtype):
+    a, b = shapes
+    check_op(matmul_op, ints(*a, dtype=dtype), ints(*b, dtype=dtype, seed=1))
+
+
+@given(matmul_shapes(mismatch=True), st.tuples(st.booleans(), st.booleans()), st.booleans())
+def test_matmul_random_mismatches(shapes, grad, transpose_first):
+    a, b = shapes
+    try:
+        torch.zeros(a) @ torch.zeros(b)
+    except RuntimeError:
+        pass
+    else:  # the broken size happened to broadcast: compare the result instead
+        check_op(matmul_op, rand(*a), rand(*b, seed=1))
+        return
+    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+    if len(a) >= 2 and transpose_first:
+        same_error(lambda lib, x, y: x.transpose(-2, -1) @ y, rand(*a[:-2], a[-1], a[-2]), rand(*b, seed=1))
+
+
+@given(st.integers(1, 3), st.integers(0, 3), st.integers(1, 3), st.integers(0, 3))
+def test_bmm_random(batch, n, k, p):
+    check_op(lambda lib, x, y: lib.bmm(x, y), rand(batch, n, k), rand(batch, k, p, seed=1))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [((1, 2, 3), (5, 4, 4)), ((5, 2, 3), (1, 4, 4)), ((1, 2, 3), (1, 4, 4)), ((1, 0, 1), (2, 2, 0)), ((1, 1, 2, 3), (5, 4, 4))],
+)
+@pytest.mark.parametrize("grad", [(False, False), (True, False), (False, True)])
+def test_matmul_batch_of_one_that_requires_grad(a, b, grad):
+    """torch drops a batch of 1 from a 3-D operand that requires grad, which changes the message."""
+    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
