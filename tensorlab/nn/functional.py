@@ -1,0 +1,582 @@
+"""nn.functional: activations, normalisation, embedding and losses as plain functions.
+
+Ops that torch implements as one kernel with its own backward (softmax, log_softmax, gelu,
+layer_norm, embedding, the losses) are :class:`Function` subclasses here too, so ``grad_fn`` reads
+as in torch (``LogSoftmaxBackward0``, ``NllLossBackward0``...). Their forward runs in NumPy; their
+backward is written with tensor ops where that reads clearly. The rest are compositions of
+existing ops (``linear`` is ``x @ W.T + b``, ``dropout`` is ``x * mask``).
+
+Tensor indexing (gather) is not used: picking the target class in ``nll_loss`` multiplies by a
+one-hot mask, and ``embedding`` takes rows with NumPy in its own Function, whose backward adds each
+output row's gradient into the row it came from (``np.add.at``, which handles repeated indices).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, int32, int64, uint8
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Function
+from ..ops.elementwise import where
+
+__all__ = [
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
+    "embedding", "gelu", "layer_norm", "linear", "log_softmax", "mse_loss", "nll_loss",
+    "one_hot", "relu", "sigmoid", "softmax", "tanh",
+]
+
+
+def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
+    """A NumPy result as a tensor of ``like``'s dtype."""
+    return Tensor._from_array(np.asarray(array, dtype=like.dtype.numpy), like.dtype)
+
+
+# --- activations ----------------------------------------------------------------------------
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's name
+    return input.relu_() if inplace else input.relu()
+
+
+def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:  # noqa: A002
+    return input.tanh()
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(a: np.ndarray) -> np.ndarray:
+    """The error function, elementwise (math.erf per element: exact, fine for course-sized arrays)."""
+    return _erf(a).astype(a.dtype) if a.size else a.copy()
+
+
+class Gelu(Function):
+    """GELU(x) = x * Phi(x), Phi the standard normal CDF = (1 + erf(x / sqrt 2)) / 2.
+
+    d/dx = Phi(x) + x * phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi). With ``approximate='tanh'``:
+    Phi(x) ~ (1 + tanh(k (x + 0.044715 x^3))) / 2, k = sqrt(2/pi), differentiated by the chain rule.
+    """
+
+    backward_name = "GeluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, approximate: str) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.approximate = approximate
+        a = x._data
+        if approximate == "tanh":
+            inner = math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)
+            return _wrap(0.5 * a * (1 + np.tanh(inner)), x)
+        return _wrap(0.5 * a * (1 + erf(a / math.sqrt(2))), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        a = x._data.astype(np.float64)
+        if ctx.approximate == "tanh":
+            k = math.sqrt(2 / math.pi)
+            t = np.tanh(k * (a + 0.044715 * a**3))
+            slope = 0.5 * (1 + t) + 0.5 * a * (1 - t * t) * k * (1 + 3 * 0.044715 * a * a)
+        else:
+            slope = 0.5 * (1 + erf(a / math.sqrt(2))) + a * np.exp(-0.5 * a * a) / math.sqrt(2 * math.pi)
+        return grad * _wrap(slope, x), None
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate)
+
+
+def _softmax_dim(ndim: int, name: str) -> int:
+    """torch's legacy choice when ``dim`` is not given (deprecated, with a warning)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+class Softmax(Function):
+    """y = exp(x - max) / sum(exp(x - max)) along dim (subtracting the max avoids overflow).
+
+    dx = y * (g - sum(g * y)), the sum taken along dim: the Jacobian diag(y) - y y^T applied to g.
+    """
+
+    backward_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        a = x._data
+        shifted = np.exp(a - np.max(a, axis=dim, keepdims=True)) if a.ndim else np.ones_like(a)
+        y = _wrap(shifted / np.sum(shifted, axis=dim, keepdims=True) if a.ndim else shifted, x)
+        ctx.dim = dim
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        (y,) = ctx.saved_tensors
+        if y.ndim == 0:
+            return grad * 0, None
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    """y = x - max - log(sum(exp(x - max))) along dim: finite even for logits like 1000.
+
+    dx = g - softmax(x) * sum(g), with softmax(x) = exp(y).
+    """
+
+    backward_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        a = x._data
+        if a.ndim == 0:
+            y = _wrap(np.zeros_like(a), x)
+        else:
+            shifted = a - np.max(a, axis=dim, keepdims=True)
+            y = _wrap(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), x)
+        ctx.dim = dim
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        (y,) = ctx.saved_tensors
+        if y.ndim == 0:
+            return grad * 0, None
+        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+def _softmax_input(input: Tensor, dim: int | None, dtype: Any, name: str) -> tuple[Tensor, int]:  # noqa: A002
+    if dim is None:
+        dim = _softmax_dim(input.ndim, name)
+    if dtype is not None:
+        input = input.to(dtype)  # noqa: A001
+    elif not input.dtype.is_floating_point:
+        raise RuntimeError(f'"{name}_lastdim_kernel_impl" not implemented for \'{input.dtype.name.capitalize()}\'')
+    return input, _wrap_dim(dim, input.ndim)
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:  # noqa: A002
+    input, dim = _softmax_input(input, dim, dtype, "softmax")  # noqa: A001
+    return Softmax.apply(input, dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:  # noqa: A002
+    input, dim = _softmax_input(input, dim, dtype, "log_softmax")  # noqa: A001
+    return LogSoftmax.apply(input, dim)
+
+
+# --- layers as functions --------------------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """y = x W^T + b: ``weight`` is (out_features, in_features), as nn.Linear stores it.
+
+    Built from matmul and add, so ``grad_fn`` is AddBackward0 where torch's fused kernel shows
+    AddmmBackward0; values and gradients are the same.
+    """
+    output = input.matmul(weight.t())
+    return output + bias if bias is not None else output
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Zero each element with probability p and scale survivors by 1/(1-p), so the expected value
+    is unchanged; in eval mode (``training=False``) it is the identity.
+
+    The mask comes from tensorlab's generator, so which elements drop differs from torch's.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    from .. import _random
+
+    keep = _random._generator.random(tuple(input.shape)) >= p
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    noise = Tensor._from_array(keep * scale, input.dtype)
+    return input.mul_(noise) if inplace else input * noise
+
+
+class LayerNorm(Function):
+    """y = (x - mean) / sqrt(var + eps) * w + b, mean and (biased) var over the last dims.
+
+    With xhat = (x - mean) * rstd and dxhat = g * w, over the N normalised elements:
+    dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)); dw = sum g * xhat; db = sum g.
+    """
+
+    backward_name = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, normalized_ndim: int, weight: Tensor | None, bias: Tensor | None, eps: float) -> Tensor:
+        a = x._data
+        axes = tuple(range(a.ndim - normalized_ndim, a.ndim))
+        mean = a.mean(axis=axes, keepdims=True)
+        rstd = 1.0 / np.sqrt(a.var(axis=axes, keepdims=True) + eps)
+        xhat = _wrap((a - mean) * rstd, x)
+        y = xhat._data.copy()
+        if weight is not None:
+            y = y * weight._data
+        if bias is not None:
+            y = y + bias._data
+        ctx.axes = axes
+        ctx.save_for_backward(xhat, _wrap(rstd, x), weight)
+        return _wrap(y, x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        xhat, rstd, weight = ctx.saved_tensors
+        axes = list(ctx.axes)
+        batch_dims = list(range(grad.ndim - len(axes)))
+        dxhat = grad * weight if weight is not None else grad
+        dx = rstd * (dxhat - dxhat.mean(axes, keepdim=True) - xhat * (dxhat * xhat).mean(axes, keepdim=True))
+        dw = (grad * xhat).sum(batch_dims) if weight is not None and ctx.needs_input_grad[2] else None
+        db = grad.sum(batch_dims) if ctx.needs_input_grad[3] else None
+        return dx, None, dw, db, None
+
+
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:  # noqa: A002
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    n = len(normalized_shape)
+    if tuple(input.shape[input.ndim - n :]) != normalized_shape or n > input.ndim:
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{input.shape}"
+        )
+    return LayerNorm.apply(input, n, weight, bias, eps)
+
+
+class Embedding(Function):
+    """y[i] = weight[indices[i]]: a row lookup.
+
+    Backward: each output row's gradient is added into the row of ``weight`` it was read from
+    (rows read twice receive both gradients; ``padding_idx`` rows receive none).
+    """
+
+    backward_name = "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, weight: Tensor, indices: Tensor, padding_idx: int | None) -> Tensor:
+        idx = indices._data
+        if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+            raise IndexError("index out of range in self")
+        ctx.indices, ctx.padding_idx, ctx.num_rows = idx.copy(), padding_idx, weight.shape[0]
+        return _wrap(weight._data[idx], weight)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        g = grad._data.reshape(-1, grad.shape[-1])
+        rows = ctx.indices.reshape(-1)
+        if ctx.padding_idx is not None:
+            keep = rows != ctx.padding_idx
+            g, rows = g[keep], rows[keep]
+        weight_grad = np.zeros((ctx.num_rows, grad.shape[-1]), dtype=grad.dtype.numpy)
+        np.add.at(weight_grad, rows, g)
+        return Tensor._from_array(weight_grad, grad.dtype), None, None
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:  # noqa: A002
+    if input.dtype not in (int64, int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            f"Long, Int; but got tensorlab.{input.dtype.name.capitalize()}Tensor instead (while checking arguments for embedding)"
+        )
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return Embedding.apply(weight, input, padding_idx)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 tensor with a trailing dim of size num_classes: 1 at each value's position, else 0."""
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    values = tensor._data
+    if num_classes == -1:
+        if values.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(values.max()) + 1
+    if values.size and values.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if values.size and values.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._from_array(values[..., None] == np.arange(num_classes), int64)
+
+
+# --- losses ---------------------------------------------------------------------------------
+def _reduction(size_average: Any, reduce: Any, reduction: str) -> str:
+    """The legacy size_average/reduce flags mapped to ``reduction`` (as torch still accepts them)."""
+    if size_average is None and reduce is None:
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else ("mean" if size_average else "sum")
+
+
+def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "mean":
+        return np.asarray(loss.mean() if loss.size else np.nan, dtype=loss.dtype)
+    if reduction == "sum":
+        return np.asarray(loss.sum(), dtype=loss.dtype)
+    return loss
+
+
+def _unreduce(grad: Tensor, reduction: str, shape: tuple) -> Tensor:
+    """The incoming gradient of a reduced loss, per element: mean spreads 1/n over the elements."""
+    if reduction == "none":
+        return grad
+    n = max(math.prod(shape), 1)
+    return (grad / n if reduction == "mean" else grad).expand(shape)
+
+
+class NllLoss(Function):
+    """loss_i = -w[t_i] * x[i, t_i] (0 where t_i == ignore_index); mean divides by sum of w[t_i].
+
+    Picking x[i, t_i] is a product with a one-hot mask along the class dim (dim 1), so the
+    gradient is that mask times -w[t_i] (divided by the total weight for 'mean').
+    """
+
+    backward_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str) -> Tensor:
+        a = x._data if x.ndim > 1 else x._data[None]  # (C,) is a batch of one
+        t = target._data if x.ndim > 1 else target._data[None]
+        classes = a.shape[1]
+        ignored = t == ignore_index
+        safe_t = np.where(ignored, 0, t)
+        bad = (safe_t < 0) | (safe_t >= classes)
+        if bad.any():
+            raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
+        w = weight._data if weight is not None else np.ones(classes, dtype=a.dtype)
+        picked_weight = np.where(ignored, 0, w[safe_t]).astype(a.dtype)  # w[t_i], shape of t
+        mask = np.moveaxis(safe_t[..., None] == np.arange(classes), -1, 1)  # one-hot along dim 1
+        picked = np.sum(np.where(mask, a, 0), axis=1)
+        losses = -picked_weight * picked
+        total_weight = picked_weight.sum()
+        if reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan, as torch
+                out = np.asarray(losses.sum() / total_weight, dtype=a.dtype)
+        elif reduction == "sum":
+            out = np.asarray(losses.sum(), dtype=a.dtype)
+        else:
+            out = losses if x.ndim > 1 else losses[0]
+        coefficient = -picked_weight
+        if reduction == "mean":
+            coefficient = np.divide(coefficient, total_weight, out=np.zeros_like(coefficient), where=~ignored)
+        ctx.reduction = reduction
+        ctx.save_for_backward(_wrap(mask * np.expand_dims(coefficient, 1), x))
+        ctx.input_ndim = x.ndim
+        return _wrap(out, x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        (scaled_mask,) = ctx.saved_tensors
+        if ctx.reduction == "none" and ctx.input_ndim > 1:
+            grad = grad.unsqueeze(1)
+        result = scaled_mask * grad
+        return (result if ctx.input_ndim > 1 else result.reshape(-1)), None, None, None, None
+
+
+def _check_batch(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    if input.ndim > 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0] if target.ndim else 1}).")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.dtype not in (int64, uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.name.capitalize()}")
+    _check_batch(input, target)
+    return NllLoss.apply(input, target, weight, ignore_index, reduction)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100, reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:  # noqa: A002
+    """``nll_loss(log_softmax(input, 1), target)``; targets are class indices or class probabilities.
+
+    Label smoothing mixes in a uniform target: (1 - eps) * nll + eps/C * (-sum_c w_c log p_c).
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    class_dim = 1 if input.ndim > 1 else 0
+    classes = input.shape[class_dim]
+    logp = log_softmax(input, class_dim)
+    weight_view = None
+    if weight is not None:
+        weight_view = weight.reshape([classes] + [1] * (input.ndim - class_dim - 1))
+    if target.dtype.is_floating_point:  # class probabilities
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        terms = logp * target if weight_view is None else logp * target * weight_view
+        if reduction == "none":
+            return -terms.sum(class_dim)
+        if reduction == "sum":
+            return -terms.sum()
+        return -terms.sum() / (input.numel() / classes)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing <= 0:
+        return nll
+    smooth = -(logp.sum(class_dim) if weight_view is None else (logp * weight_view).sum(class_dim))
+    kept = target._data != ignore_index
+    smooth = where(Tensor._from_array(kept, bool_), smooth, 0.0)  # ignored targets add nothing
+    if reduction == "mean":
+        if weight is not None:
+            safe = np.where(kept, target._data, 0)
+            smooth = smooth.sum() / float(weight._data[safe][kept].sum())
+        else:
+            smooth = smooth.sum() / float(kept.sum())
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)
+
+
+class BinaryCrossEntropy(Function):
+    """loss = -w * (t log x + (1 - t) log(1 - x)), each log clamped at -100 so x = 0 or 1 is finite.
+
+    dx = w (x - t) / max(x (1 - x), 1e-12); dt = w (log(1 - x) - log x).
+    """
+
+    backward_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
+        a, b = x._data, t._data
+        if np.any((a < 0) | (a > 1)):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        with np.errstate(divide="ignore"):
+            log_x, log_1mx = np.maximum(np.log(a), -100), np.maximum(np.log(1 - a), -100)
+        loss = -(b * log_x + (1 - b) * log_1mx)
+        w = weight._data if weight is not None else 1
+        ctx.reduction, ctx.shape = reduction, tuple(x.shape)
+        ctx.save_for_backward(x, t, weight)
+        return _wrap(_reduce(loss * w, reduction), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, t, weight = ctx.saved_tensors
+        g = _unreduce(grad, ctx.reduction, ctx.shape)
+        if weight is not None:
+            g = g * weight
+        a = x._data
+        grad_x = g * _wrap((a - t._data) / np.maximum(a * (1 - a), 1e-12), x) if ctx.needs_input_grad[0] else None
+        grad_t = None
+        if ctx.needs_input_grad[1]:
+            with np.errstate(divide="ignore"):
+                slope = np.maximum(np.log(1 - a), -100) - np.maximum(np.log(a), -100)
+            grad_t = g * _wrap(slope, x)
+        return grad_x, grad_t, None, None
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    reduction = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Using a target size ({_size(target)}) that is different to the input size ({_size(input)}) is deprecated. "
+            "Please ensure they have the same size."
+        )
+    if weight is not None and tuple(weight.shape) != tuple(input.shape):
+        weight = weight.expand(input.shape)
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+
+
+def _size(t: Tensor) -> str:
+    return f"tensorlab.Size({list(t.shape)})"
+
+
+def _softplus(a: np.ndarray) -> np.ndarray:
+    """log(1 + exp(a)) without overflow: max(a, 0) + log1p(exp(-|a|))."""
+    return np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a)))
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """loss = w * ((1 - t) x + L softplus(-x)), L = 1 + (pos_weight - 1) t: BCE of sigmoid(x),
+    computed from the logit so it never takes log(0).
+
+    dx = w (L sigmoid(x) - pos_weight t); dt = w (-x + (pos_weight - 1) softplus(-x)).
+    """
+
+    backward_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, pos_weight: Tensor | None, reduction: str) -> Tensor:
+        a, b = x._data, t._data
+        pw = pos_weight._data if pos_weight is not None else 1
+        log_weight = 1 + (pw - 1) * b
+        loss = (1 - b) * a + log_weight * _softplus(-a)
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction, ctx.shape = reduction, tuple(np.broadcast_shapes(a.shape, np.shape(loss)))
+        ctx.save_for_backward(x, t, weight, pos_weight)
+        return _wrap(_reduce(loss, reduction), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, t, weight, pos_weight = ctx.saved_tensors
+        g = _unreduce(grad, ctx.reduction, ctx.shape)
+        if weight is not None:
+            g = g * weight
+        a, b = x._data, t._data
+        pw = pos_weight._data if pos_weight is not None else 1
+        sig = 1 / (1 + np.exp(-a))
+        grad_x = g * _wrap((1 + (pw - 1) * b) * sig - pw * b, x) if ctx.needs_input_grad[0] else None
+        grad_t = g * _wrap(-a + (pw - 1) * _softplus(-a), x) if ctx.needs_input_grad[1] else None
+        return grad_x, grad_t, None, None, None
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None, reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:  # noqa: A002
+    reduction = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({_size(target)}) must be the same as input size ({_size(input)})")
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+class MseLoss(Function):
+    """loss = (x - t)^2 (broadcast). dx = 2 (x - t), dt = -2 (x - t)."""
+
+    backward_name = "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
+        diff = x._data - t._data
+        loss = diff * diff if weight is None else weight._data * diff * diff
+        ctx.reduction, ctx.shape = reduction, tuple(np.shape(loss))
+        ctx.save_for_backward(_wrap(diff, x), weight)
+        return _wrap(_reduce(np.asarray(loss), reduction), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        diff, weight = ctx.saved_tensors
+        g = _unreduce(grad, ctx.reduction, ctx.shape) * diff * 2
+        if weight is not None:
+            g = g * weight
+        return (
+            g if ctx.needs_input_grad[0] else None,
+            -g if ctx.needs_input_grad[1] else None,
+            None,
+            None,
+        )
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean", weight: Tensor | None = None) -> Tensor:  # noqa: A002
+    reduction = _reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(
+            f"Using a target size ({_size(target)}) that is different to the input size ({_size(input)}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return MseLoss.apply(input, target, weight, reduction)
