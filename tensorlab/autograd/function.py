@@ -1,11 +1,14 @@
 """autograd.Function: an op's forward and backward, and the graph node it leaves behind.
 
 Calling ``MyOp.apply(*inputs)`` runs ``forward`` with recording switched off. If grad mode is on
-and some input requires grad, it also creates a :class:`BackwardNode` — the output's
-``grad_fn`` — that remembers the Function, the tensors saved with ``ctx.save_for_backward`` and,
-in ``next_functions``, the nodes of the inputs. The node *is* the ``ctx`` that forward and
-backward receive, as in torch. Nodes point only backwards (to their inputs' nodes), never to
-their outputs, so the graph has no reference cycles and is freed as soon as the last output is.
+and some input requires grad, it also creates a graph node — the output's ``grad_fn``, an
+instance of ``MyOpBackward`` — that remembers the tensors saved with ``ctx.save_for_backward``
+and, in ``next_functions``, the nodes of the tensor inputs. The node *is* the ``ctx`` that
+forward and backward receive, as in torch.
+
+Nodes point only backwards (to their inputs' nodes), never to their outputs: an output saved
+for backward is kept *without* its grad_fn (see :class:`SavedTensor`). So the graph has no
+reference cycles and is freed the moment its last output is.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from .grad_mode import state
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-_sequence = count()
+_sequence = count()  # creation order of nodes: backward runs the newest ready node first
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -27,58 +30,66 @@ FREED_MESSAGE = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
     "the graph a second time or if you need to access saved tensors after calling backward."
 )
+LEAF_IN_PLACE_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
 
 
-class _NoGradContext:
-    """The ctx forward gets when nothing is recorded: saving is a no-op."""
+# --- ctx: what forward and backward receive -------------------------------------------------
+class FunctionCtx:
+    """The methods forward calls on ``ctx``; used as is when no graph is recorded."""
 
-    needs_input_grad: tuple = ()
+    to_save: tuple = ()
+    non_differentiable: tuple = ()
+    dirty: tuple = ()
+    materialize_grads = True
 
-    def save_for_backward(self, *tensors: Any) -> None:
-        pass
+    def __init__(self, inputs: tuple) -> None:
+        self._inputs = inputs
 
-    def mark_non_differentiable(self, *tensors: Any) -> None:
-        pass
+    def save_for_backward(self, *tensors: Tensor | None) -> None:
+        """Keep tensors for backward; they come back, version-checked, as ``ctx.saved_tensors``."""
+        self.to_save = tensors
 
-    def mark_dirty(self, *tensors: Any) -> None:
-        pass
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """These outputs (indices, masks) will not require grad."""
+        self.non_differentiable = tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """These inputs were modified in place by forward and are returned as outputs."""
+        self.dirty = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        pass
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = value
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        pass  # forward may stash things on ctx; with no graph they are not needed
+    @property
+    def saved_tensors(self) -> tuple:
+        return self.to_save
 
-
-NO_GRAD_CTX = _NoGradContext()
+    @property
+    def needs_input_grad(self) -> tuple[bool, ...]:
+        return tuple(getattr(x, "_requires_grad", False) for x in self._inputs)
 
 
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
-    An output of the op that saves it is stored *without* its grad_fn (that would be a cycle:
-    node -> output -> node); unpacking re-attaches the node. Unpacking checks the version counter,
-    which catches in-place writes to saved values.
+    An output of the op that saves it is stored *without* its grad_fn (node -> output -> node
+    would be a cycle); unpacking re-attaches the node. Unpacking checks the version counter,
+    which catches in-place writes to a saved value between forward and backward.
     """
 
-    __slots__ = ("data", "version", "is_output", "requires_grad", "grad_fn", "output_nr")
+    __slots__ = ("data", "is_output", "output_nr", "version")
 
     def __init__(self, tensor: Tensor, node: BackwardNode) -> None:
-        self.is_output = tensor.grad_fn is node
         self.version = tensor._storage.version
-        self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr
-        if self.is_output:
-            self.data = tensor.detach()
-            self.grad_fn = None
-        else:
-            self.data = tensor
-            self.grad_fn = tensor.grad_fn
+        self.is_output = tensor.grad_fn is node
+        self.data = tensor.detach() if self.is_output else tensor
 
     def unpack(self, node: BackwardNode) -> Tensor:
         data = self.data
         if data._storage.version != self.version:
-            owner = node if self.is_output else self.grad_fn
+            owner = node if self.is_output else data.grad_fn
             where = f", which is output {self.output_nr} of {owner.name()}," if owner else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
@@ -87,111 +98,138 @@ class SavedTensor:
                 "the operation that saved it needs its original value; use out-of-place ops or "
                 "clone() the tensor before modifying it."
             )
-        if not self.is_output:
+        if not (self.is_output and state.enabled):
             return data
-        alias = data.detach()
-        if self.requires_grad and state.enabled:
-            alias._requires_grad = True
-            alias.grad_fn = node
-            alias._output_nr = self.output_nr
+        alias = data.detach()  # double backward: the output again, with its history
+        alias._requires_grad = True
+        alias.grad_fn = node
+        alias._output_nr = self.output_nr
         return alias
 
 
-class BackwardNode:
-    """One recorded op: the grad_fn of its outputs and the ctx of its forward/backward."""
+# --- graph nodes -----------------------------------------------------------------------------
+class Node:
+    """What every graph node offers: a name, hooks, and ``next_functions``.
 
-    def __init__(self, function: type[Function], inputs: tuple) -> None:
-        self.function = function
-        self.sequence_nr = next(_sequence)
-        self.needs_input_grad = tuple(
-            getattr(x, "requires_grad", False) for x in inputs
-        )
-        self.next_functions = tuple(_edge(x) for x in inputs)
-        self.input_meta = tuple((x.shape, x.dtype) if getattr(x, "requires_grad", False) else None for x in inputs)
-        self.to_save: tuple = ()
-        self._saved: tuple[SavedTensor, ...] | None = ()
-        self._freed = False
-        self.non_differentiable: set[int] = set()
-        self.materialize_grads = True
-        self.tensor_pre_hooks: dict[int, list] = {}
-        self.retained: dict[int, weakref.ref] = {}
-        self.hooks: list = []
-        self.pre_hooks: list = []
-        self.num_outputs = 1
-        self.output_meta: list[tuple] = []
+    ``edges`` has one entry per tensor input of the op: ``(next node, its output_nr, argument
+    position, shape, dtype)`` — where the input's gradient goes, and what it must look like.
+    One flat tuple per input keeps a long graph cheap for Python's garbage collector to walk.
+    Hook lists are created on first registration (most nodes never get one), so the engine
+    checks ``node._post_hooks`` / ``node._pre_hooks`` for None.
+    """
 
-    # --- what forward calls on ctx -------------------------------------------------------
-    def save_for_backward(self, *tensors: Tensor | None) -> None:
-        self.to_save = tensors
+    edges: tuple = ()
+    _post_hooks: list | None = None
+    _pre_hooks: list | None = None
+    _tensor_pre_hooks: dict[int, list] | None = None  # only BackwardNodes get these two
+    _retained: dict[int, weakref.ref] | None = None
 
-    def mark_non_differentiable(self, *tensors: Tensor) -> None:
-        self.non_differentiable.update(id(t) for t in tensors)
-
-    def mark_dirty(self, *tensors: Tensor) -> None:
-        pass  # tensorlab's in-place ops rebase history themselves
-
-    def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = value
-
-    # --- what backward calls on ctx ------------------------------------------------------
-    @property
-    def saved_tensors(self) -> tuple:
-        if self._freed:
-            raise RuntimeError(FREED_MESSAGE)
-        return tuple(None if s is None else s.unpack(self) for s in self._saved or ())
-
-    def release_saved(self) -> None:
-        """Drop the saved tensors after backward, unless the graph is retained."""
-        if self._saved:
-            self._freed = True
-        self._saved = None
-
-    # --- introspection, as torch's grad_fn offers ----------------------------------------
     def name(self) -> str:
-        return getattr(self.function, "backward_name", self.function.__name__ + "Backward")
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """``(node, output_nr)`` per tensor input: the graph one step closer to the leaves."""
+        return tuple((edge[0], edge[1]) for edge in self.edges)
 
     def register_hook(self, hook: Any) -> Any:
+        """``hook(grad_inputs, grad_outputs)`` after the node ran; a returned tuple replaces grad_inputs."""
         from ..utils.hooks import RemovableHandle
 
-        self.hooks.append(hook)
-        return RemovableHandle(self.hooks, hook)
+        if self._post_hooks is None:
+            self._post_hooks = []
+        self._post_hooks.append(hook)
+        return RemovableHandle(self._post_hooks, hook)
 
     def register_prehook(self, hook: Any) -> Any:
+        """``hook(grad_outputs)`` before the node runs; a returned tuple replaces grad_outputs."""
         from ..utils.hooks import RemovableHandle
 
-        self.pre_hooks.append(hook)
-        return RemovableHandle(self.pre_hooks, hook)
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(hook)
+        return RemovableHandle(self._pre_hooks, hook)
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
 
 
-class AccumulateGrad:
-    """The node of a leaf that requires grad: adds incoming gradients into ``leaf.grad``."""
+class BackwardNode(Node, FunctionCtx):
+    """One recorded op: the grad_fn of its outputs and the ctx of its forward/backward.
 
-    sequence_nr = float("inf")  # torch runs these as soon as they are ready
-    next_functions: tuple = ()
+    Each Function gets its own subclass named like torch's (``MulBackward0``, ``MyFnBackward``);
+    ``function`` is the Function whose ``backward`` this node runs.
+    """
+
+    function: type[Function]
+    needs_input_grad: tuple = ()  # set per node (shadows FunctionCtx's computed property)
+    num_outputs = 1
+    output_meta: tuple = ()
+
+    def __init__(self, inputs: tuple) -> None:
+        """Record the edge of every tensor input (see :class:`Node`) and which inputs need grad."""
+        self.sequence_nr = next(_sequence)
+        self.num_inputs = len(inputs)
+        needs_grad = []
+        edges = []
+        for i, x in enumerate(inputs):
+            requires_grad = getattr(x, "_requires_grad", None)
+            if requires_grad is None:  # a Python number, a dim, a dtype...: no edge
+                needs_grad.append(False)
+            elif requires_grad:
+                needs_grad.append(True)
+                node, nr = gradient_edge(x)
+                edges.append((node, nr, i, x._data.shape, x.dtype))
+            else:
+                needs_grad.append(False)
+                edges.append(NO_EDGE)
+        self.needs_input_grad = _shared(tuple(needs_grad))
+        self.edges = tuple(edges)
+        self._saved: tuple = ()
+
+    # --- what backward calls on ctx --------------------------------------------------------
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(FREED_MESSAGE)
+        return tuple(None if s is None else s.unpack(self) for s in saved)
+
+    def release_saved(self) -> None:
+        """Drop the saved tensors after backward (unless the graph is retained)."""
+        if self._saved:
+            self._saved = None
+
+    # --- where the engine finds tensor hooks and retain_grad ------------------------------
+    @property
+    def tensor_pre_hooks(self) -> dict[int, list]:
+        """``output_nr -> hooks`` registered with ``tensor.register_hook`` on this node's outputs."""
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return self._tensor_pre_hooks
+
+    @property
+    def retained(self) -> dict[int, weakref.ref]:
+        """``output_nr -> weakref(tensor)`` for outputs that called ``retain_grad()``."""
+        if self._retained is None:
+            self._retained = {}
+        return self._retained
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds incoming gradients into ``leaf.grad``.
+
+    Its ``name()`` is "AccumulateGrad" (torch shows its C++ name, "torch::autograd::AccumulateGrad").
+    """
+
+    sequence_nr = float("inf")  # as in torch, run as soon as it is ready
 
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
-        self.hooks: list = []
-        self.pre_hooks: list = []
-
-    def name(self) -> str:
-        return "AccumulateGrad"
-
-    def register_hook(self, hook: Any) -> Any:
-        from ..utils.hooks import RemovableHandle
-
-        self.hooks.append(hook)
-        return RemovableHandle(self.hooks, hook)
-
-    def __repr__(self) -> str:
-        return f"<AccumulateGrad object at {hex(id(self))}>"
 
 
 def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
-    """The one AccumulateGrad of a leaf; the leaf holds it weakly so there is no cycle."""
+    """The one AccumulateGrad of a leaf; the leaf holds it weakly, so there is no cycle."""
     node = leaf._accumulator() if leaf._accumulator is not None else None
     if node is None:
         node = AccumulateGrad(leaf)
@@ -199,58 +237,119 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-def _edge(x: Any) -> tuple[Any, int] | tuple[None, int]:
-    if not getattr(x, "requires_grad", False):
-        return (None, 0)
+NO_EDGE = (None, 0, None, None, None)  # the edge of a tensor input that does not require grad
+
+
+def gradient_edge(x: Tensor) -> tuple[Node, int]:
+    """Where a gradient for ``x`` goes: output ``nr`` of its grad_fn, or its leaf accumulator."""
     if x.grad_fn is not None:
         return (x.grad_fn, x._output_nr)
     return (grad_accumulator(x), 0)
 
 
+# --- Function ------------------------------------------------------------------------------
 class Function:
-    """Base class of every differentiable op: subclass with static forward and backward."""
+    """Base class of every differentiable op: subclass with static forward and backward.
+
+    Either ``forward(ctx, *args)``, or torch's newer split ``forward(*args)`` plus
+    ``setup_context(ctx, inputs, output)``.
+    """
+
+    _backward_cls: type[BackwardNode]
+    _forward_takes_ctx = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("backward_name", cls.__name__ + "Backward")
+        cls._backward_cls = type(name, (BackwardNode,), {"function": cls, "__module__": cls.__module__})
+        cls._forward_takes_ctx = cls.setup_context is Function.setup_context
 
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     @classmethod
-    def apply(cls, *args: Any) -> Any:
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if state.enabled:
             for x in args:
-                if getattr(x, "requires_grad", False):
-                    return _record(cls, args)
-        return cls.forward(NO_GRAD_CTX, *args)
+                if getattr(x, "_requires_grad", False):
+                    return _record(cls, args, kwargs)
+        if cls._forward_takes_ctx:
+            return cls.forward(FunctionCtx(args), *args, **kwargs)
+        return _forward_then_setup_context(cls, FunctionCtx(args), args, kwargs)
 
 
-def _record(cls: type[Function], args: tuple) -> Any:
-    """Run forward without recording, then attach a BackwardNode to the outputs."""
-    node = BackwardNode(cls, args)
+def _forward_then_setup_context(cls: type[Function], ctx: Any, args: tuple, kwargs: dict) -> Any:
+    output = cls.forward(*args, **kwargs)
+    cls.setup_context(ctx, args, output)
+    return output
+
+
+def _record(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+    """Run forward without recording, then make the node the grad_fn of the outputs."""
+    node = cls._backward_cls(args)
     state.enabled = False
     try:
-        outputs = cls.forward(node, *args)
+        if cls._forward_takes_ctx:
+            outputs = cls.forward(node, *args, **kwargs)
+        else:
+            outputs = _forward_then_setup_context(cls, node, args, kwargs)
     finally:
         state.enabled = True
-    single = not isinstance(outputs, tuple)
+    single = type(outputs) is not tuple
     results = (outputs,) if single else outputs
-    node.num_outputs = len(results)
+    if not single:
+        node.num_outputs = len(results)
+        node.output_meta = tuple((t._data.shape, t.dtype) if hasattr(t, "_requires_grad") else None for t in results)
     for nr, out in enumerate(results):
-        if out is None or not hasattr(out, "_storage"):
-            node.output_meta.append(None)
+        if not hasattr(out, "_requires_grad") or not out.dtype.is_floating_point:
             continue
-        node.output_meta.append((out.shape, out.dtype))
-        if id(out) in node.non_differentiable or not out.dtype.is_floating_point:
+        if node.non_differentiable and _is_one_of(out, node.non_differentiable):
             continue
-        if any(out is a for a in args):  # forward returned an input: give back a fresh alias
-            out = out.view_as(out)
-            results = results[:nr] + (out,) + results[nr + 1 :]
+        if _is_one_of(out, args):
+            if _is_one_of(out, node.dirty):  # modified in place: out takes the new history
+                _check_dirty(out)
+                out._storage.version += 1
+            else:  # forward returned an input unchanged: the output is a fresh alias of it
+                out = out.detach()
+                results = (*results[:nr], out, *results[nr + 1 :])
         out._requires_grad = True
         out.grad_fn = node
         out._output_nr = nr
-    node._saved = tuple(None if t is None else SavedTensor(t, node) for t in node.to_save)
-    node.to_save = ()
+    if node.to_save:
+        node._saved = tuple([None if t is None else SavedTensor(t, node) for t in node.to_save])
+        node.to_save = ()
     return results[0] if single else results
+
+
+_SHARED_FLAGS: dict[tuple, tuple] = {}
+
+
+def _shared(flags: tuple[bool, ...]) -> tuple[bool, ...]:
+    """One tuple object per distinct needs_input_grad: a graph of 100,000 nodes then holds
+    100,000 fewer objects for Python's garbage collector to walk."""
+    return _SHARED_FLAGS.setdefault(flags, flags)
+
+
+def _is_one_of(t: Any, items: tuple) -> bool:
+    """``t in items`` by identity (``in`` would call Tensor.__eq__, which is elementwise)."""
+    for item in items:
+        if item is t:
+            return True
+    return False
+
+
+def _check_dirty(t: Tensor) -> None:
+    if t._requires_grad and t.grad_fn is None:
+        raise RuntimeError(LEAF_IN_PLACE_MESSAGE)
