@@ -6,6 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
+# JupyterLab listens on this machine only unless you ask otherwise (LAB_IP=0.0.0.0 make lab).
+LAB_IP ?= 127.0.0.1
+LAB_PORT ?= 8888
+LAB_ARGS ?=
+# Jupyter refuses to run as root (containers, CI) unless told that it is on purpose.
+LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test lint bench setup clean
 
@@ -13,22 +19,25 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
 
+# Lint and tests both run, so one report shows both; any failure (pytest's exit 5, "no tests
+# collected", included) fails the target.
 test: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(JOBS) tests
+	status=0; \
+	$(BIN)/ruff check . || status=$$?; \
+	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \
+	exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --fresh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,71 @@
+"""``python -m bench [NAME...] [--fresh]``: print tensorlab's speed relative to torch and NumPy."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+
+from .environment import describe_environment, limit_threads
+from .measure import measure
+from .registry import IMPLEMENTATIONS, load_workloads, select
+from .report import notes, ratio_table, times_table
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("names", nargs="*", help="workloads to run (default: all; see --list)")
+    parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    parser.add_argument(
+        "--fresh", action="store_true",
+        help="also time the first call in new processes (workloads with a fresh-process target, or those named)",
+    )
+    parser.add_argument("--processes", type=int, default=5, help="new processes per implementation with --fresh")
+    parser.add_argument("--budget", type=float, default=4.0, help="seconds of warm timing per workload")
+    parser.add_argument("--threads", type=int, default=1, help="threads for torch and BLAS (0: libraries' defaults)")
+    parser.add_argument("--times", action="store_true", help="also print absolute times per call")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(argv)
+    if args.list:
+        for workload in load_workloads().values():
+            print(f"{workload.name:14} {workload.title}")
+        return 0
+    try:
+        workloads = select(args.names)
+    except KeyError as error:
+        print(error.args[0], file=sys.stderr)
+        return 2
+
+    started = time.perf_counter()
+    for implementation in IMPLEMENTATIONS:  # load every library first, so the thread limit reaches them
+        importlib.import_module(implementation)
+    limit_threads(args.threads)
+    measurements = []
+    for workload in workloads:
+        fresh = args.fresh and (workload.target.fresh or bool(args.names))
+        print(f"measuring {workload.name}{' (and fresh)' if fresh else ''} ...", file=sys.stderr, flush=True)
+        measurements.append(measure(workload, args.budget, args.processes if fresh else 0, args.threads))
+
+    print("## tensorlab vs torch and NumPy\n")
+    print("\n".join(f"- {line}" for line in describe_environment()))
+    print()
+    print(ratio_table(measurements))
+    print()
+    print("Ratios are tensorlab's time over the other's (lower is faster; 1.00x is a tie), medians of")
+    print("interleaved repetitions in one warm process; fresh: first call in a new process, median of")
+    print(f"{args.processes} processes each. ✗ marks a missed target. Threads: {args.threads or 'library defaults'}.")
+    for line in notes(measurements):
+        print(f"- {line}")
+    if args.times:
+        print()
+        print(times_table(measurements))
+    print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

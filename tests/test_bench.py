@@ -1,0 +1,59 @@
+"""The benchmark harness works (its numbers are not tested: performance lives in bench/, not in tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bench.fresh import first_call_in_new_process
+from bench.measure import measure
+from bench.registry import Target, Workload, load_workloads
+from bench.timing import time_interleaved
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_issue_workloads_are_registered() -> None:
+    assert {"add", "elementwise", "reductions", "views", "matmul"} <= set(load_workloads())
+
+
+def test_interleaved_timing_gives_one_ratio_per_pair() -> None:
+    times = time_interleaved({"a": lambda: None, "b": lambda: sum(range(50))}, budget_seconds=0.05)
+    assert set(times.ratios) == {("a", "b"), ("b", "a")}
+    assert all(ratio > 0 for ratio in times.ratios.values())
+
+
+def fake_workload(tensorlab_run) -> Workload:
+    def build(implementation: str):
+        return tensorlab_run if implementation == "tensorlab" else (lambda: np.ones(3))
+
+    return Workload("fake", "fake workload", build, Target())
+
+
+def test_an_op_not_written_yet_is_reported_missing() -> None:
+    def not_written() -> None:
+        raise AttributeError("module 'tensorlab' has no attribute 'frobnicate'")
+
+    assert measure(fake_workload(not_written), budget_seconds=0.01).status == "missing"
+
+
+def test_a_wrong_result_is_reported_not_timed() -> None:
+    measurement = measure(fake_workload(lambda: np.zeros(3)), budget_seconds=0.01)
+    assert measurement.status == "wrong result" and measurement.warm is None
+
+
+def test_a_fresh_process_times_the_first_call() -> None:
+    answer = first_call_in_new_process("add", "numpy")
+    assert answer.get("seconds", -1) > 0, answer
+
+
+def test_python_m_bench_prints_the_table() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "add", "--budget", "0.05"],
+        cwd=REPO_ROOT, capture_output=True, text=True, check=True,
+    )
+    assert "| workload | tensorlab/torch | tensorlab/numpy | target |" in result.stdout
+    assert "| 8x8 add (per-op overhead) |" in result.stdout

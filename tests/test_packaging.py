@@ -1,0 +1,120 @@
+"""What a new user meets first: the install, the console script, `import tensorlab`, `make lab`."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+# The runtime dependencies the course needs (pyproject's [project] dependencies).
+RUNTIME_DEPENDENCIES = {
+    "numpy", "torch", "einops", "matplotlib", "jupyterlab", "ipywidgets", "anywidget", "nbgrader", "nbclient",
+    "nbformat",
+}
+# What `import tensorlab` must not pull in: the reference library needs only NumPy.
+HEAVY_MODULES = ("torch", "matplotlib", "ipywidgets", "jupyter", "jupyterlab", "jupyter_server", "IPython")
+
+
+def test_import_tensorlab_pulls_in_only_numpy() -> None:
+    probe = (
+        "import json, sys, time\n"
+        "start = time.perf_counter()\n"
+        "import tensorlab\n"
+        "seconds = time.perf_counter() - start\n"
+        "print(json.dumps({'seconds': seconds, 'modules': sorted(sys.modules)}))\n"
+    )
+    answer = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout)
+    print(f"import tensorlab: {answer['seconds'] * 1000:.0f} ms")  # a number to watch, not a timed assertion
+    loaded_roots = {name.split(".")[0] for name in answer["modules"]}
+    assert loaded_roots.isdisjoint(HEAVY_MODULES), sorted(loaded_roots & set(HEAVY_MODULES))
+
+
+def test_console_script_prints_the_version() -> None:
+    script = shutil.which("tensorlab", path=str(BIN)) or shutil.which("tensorlab")
+    assert script, "the `tensorlab` console script is not installed"
+    result = subprocess.run([script, "--version"], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == importlib.metadata.version("tensorlab")
+
+
+def test_metadata_declares_the_runtime_dependencies() -> None:
+    requirements = importlib.metadata.requires("tensorlab") or []
+    runtime = {
+        re.match(r"[A-Za-z0-9._-]+", requirement).group(0).lower()
+        for requirement in requirements
+        if "extra ==" not in requirement
+    }
+    assert RUNTIME_DEPENDENCIES <= runtime, sorted(RUNTIME_DEPENDENCIES - runtime)
+
+
+def test_constraints_pin_the_installed_torch() -> None:
+    """An unpinned install pulls a multi-GB CUDA torch; the pin must be the build we test with."""
+    pins = dict(
+        line.split("==") for line in (REPO_ROOT / "constraints.txt").read_text().splitlines() if "==" in line
+    )
+    assert importlib.metadata.version("torch").split("+")[0] == pins["torch"].strip()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def make_lab_command(port: int, token: str) -> list[str]:
+    """The command `make lab` runs (read with `make -n`), made headless for the test."""
+    dry_run = subprocess.run(
+        ["make", "-n", "lab", f"BIN={BIN}", f"LAB_PORT={port}",
+         f"LAB_ARGS=--no-browser --ServerApp.token={token} --ServerApp.port_retries=0"],
+        cwd=REPO_ROOT, capture_output=True, text=True, check=True,
+    )
+    (line,) = [line for line in dry_run.stdout.splitlines() if " lab " in line and "jupyter" in line]
+    return shlex.split(line)
+
+
+def get_json(url: str, token: str) -> object:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def test_make_lab_serves_the_notebooks(tmp_path: Path) -> None:
+    port, token = free_port(), secrets.token_hex(16)
+    command = make_lab_command(port, token)
+    assert "--ServerApp.ip=127.0.0.1" in command and "--notebook-dir=notebooks" in command
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    log = (tmp_path / "lab.log").open("w")
+    server = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        contents, deadline = None, time.monotonic() + 90
+        while contents is None and time.monotonic() < deadline:
+            assert server.poll() is None, (tmp_path / "lab.log").read_text()[-3000:]
+            try:
+                contents = get_json(f"http://127.0.0.1:{port}/api/contents", token)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.5)
+        assert contents is not None, "JupyterLab did not answer: " + (tmp_path / "lab.log").read_text()[-3000:]
+        assert "00-welcome.ipynb" in {item["name"] for item in contents["content"]}
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10) as page:
+            assert page.status == 200 and "JupyterLab" in page.read().decode()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
