@@ -29,6 +29,9 @@ from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.scatter import *  # noqa: F403
+from .ops.conv import *  # noqa: F403
+from .ops.einsum import *  # noqa: F403
 from .ops.shape import *  # noqa: F403
 
 half, float, double = float16, float32, float64  # noqa: A001

@@ -55,13 +55,35 @@ def _infer_dtype(data: Any) -> DType:
             kinds.add(_dtype.INTEGER)
         elif isinstance(item, (float, np.floating)):
             kinds.add(_dtype.FLOATING)
+        elif isinstance(item, str):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
-            raise TypeError(f"Could not infer dtype of {type(item).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     if _dtype.FLOATING in kinds:
         return get_default_dtype()
     if _dtype.INTEGER in kinds:
         return _dtype.int64
     return _dtype.bool_ if kinds else get_default_dtype()
+
+
+def _check_rectangular(data: Any) -> None:
+    """Nested lists must form a box: torch names the first dim where a length differs."""
+    if not isinstance(data, (list, tuple)):
+        return
+    level = [data]
+    dim = 0
+    while level:
+        sequences = [isinstance(item, (list, tuple)) for item in level]
+        if not any(sequences):
+            return
+        if not all(sequences):
+            raise TypeError("not a sequence")
+        length = len(level[0])
+        for item in level:
+            if len(item) != length:
+                raise ValueError(f"expected sequence of length {length} at dim {dim} (got {len(item)})")
+        level = [child for item in level for child in item]
+        dim += 1
 
 
 def _to_nested(data: Any) -> Any:
@@ -89,6 +111,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         target = data.dtype
     else:
         target = _infer_dtype(data)
+    _check_rectangular(data)
     nested = _to_nested(data)
     try:
         array = np.array(nested, dtype=target.numpy)
@@ -126,19 +149,15 @@ def from_numpy(array: np.ndarray) -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-    # Find the flat buffer the array views, and where in it the array starts.
-    base = array
-    while isinstance(base.base, np.ndarray):
-        base = base.base
-    flat = base.reshape(-1) if base.flags.c_contiguous else array.reshape(-1)
-    if flat.dtype != array.dtype or not np.shares_memory(flat, array):
-        flat = np.ascontiguousarray(array).reshape(-1)
-        return Tensor._from_array(flat.reshape(array.shape), target)
+    # The storage starts at the array's first element and runs to its last reachable one,
+    # so, as in torch, storage_offset() is 0 and the strides are the array's (in elements).
     item = array.itemsize
-    start = array.__array_interface__["data"][0] - flat.__array_interface__["data"][0]
+    strides = tuple(s // item for s in array.strides)
+    span = 0 if array.size == 0 else 1 + sum((n - 1) * s for n, s in zip(array.shape, strides, strict=True))
+    flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(item,), writeable=array.flags.writeable)
     t = Tensor._from_array(np.zeros(0, target.numpy), target)
     t._storage = Storage(flat)
-    return t._view(array.shape, tuple(s // item for s in array.strides), start // item)
+    return t._view(array.shape, strides, 0)
 
 
 def _filled(shape: tuple, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
@@ -165,28 +184,29 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any
     return _filled(_shape_arg((size,)), fill_value, dtype, requires_grad)
 
 
-def _like(x: Tensor, dtype: Any) -> tuple[tuple[int, ...], DType]:
-    return tuple(x.shape), (to_dtype(dtype) if dtype is not None else x.dtype)
+def _filled_like(x: Tensor, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    """A new tensor shaped like x and laid out like x (a transposed x gives transposed strides),
+    which is torch's default ``memory_format=torch.preserve_format``."""
+    target = to_dtype(dtype) if dtype is not None else x.dtype
+    values = np.full_like(x._data, value, dtype=target.numpy, order="K")
+    return _finish(Tensor._from_array(values, target), requires_grad)
 
 
 def zeros_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    shape, target = _like(x, dtype)
-    return _filled(shape, 0, target, requires_grad)
+    return _filled_like(x, 0, dtype, requires_grad)
 
 
 def ones_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    shape, target = _like(x, dtype)
-    return _filled(shape, 1, target, requires_grad)
+    return _filled_like(x, 1, dtype, requires_grad)
 
 
 def empty_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    shape, target = _like(x, dtype)
-    return _filled(shape, 0, target, requires_grad)
+    """Uninitialised in torch; zeros here, so results are reproducible."""
+    return _filled_like(x, 0, dtype, requires_grad)
 
 
 def full_like(x: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    shape, target = _like(x, dtype)
-    return _filled(shape, fill_value, target, requires_grad)
+    return _filled_like(x, fill_value, dtype, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -211,6 +231,8 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     # torch fills the first half from start and the second half from end, for symmetry.
+    if steps == 1:
+        return _finish(Tensor._from_array(np.array([start], dtype=target.numpy), target), requires_grad)
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
     index = np.arange(steps, dtype=np.float64)
     halfway = steps // 2

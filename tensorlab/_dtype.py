@@ -16,7 +16,7 @@ BOOL, INTEGER, FLOATING = 0, 1, 2
 class dtype:  # noqa: N801 - torch's name
     """A tensor element type: ``tensorlab.float32`` etc. Compare with ``is`` or ``==``."""
 
-    __slots__ = ("name", "numpy", "category", "rank", "itemsize", "is_floating_point", "is_signed")
+    __slots__ = ("category", "is_floating_point", "is_signed", "itemsize", "name", "numpy", "rank")
 
     def __init__(self, name: str, numpy_type: type, category: int, rank: int) -> None:
         self.name = name
@@ -107,6 +107,8 @@ def scalar_dtype(value: object) -> dtype:
         return int64
     if isinstance(value, float):
         return _default_float
+    if isinstance(value, np.generic):  # NumPy scalars act like the Python numbers they hold
+        return scalar_dtype(value.item())
     raise TypeError(f"unsupported scalar type {type(value).__name__}")
 
 

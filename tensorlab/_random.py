@@ -20,6 +20,7 @@ _seed = 0
 
 
 def manual_seed(seed: int) -> np.random.Generator:
+    """Reseed: the draws that follow are reproducible, but are not the numbers torch draws."""
     global _generator, _seed
     _seed = int(seed)
     _generator = np.random.default_rng(_seed)
@@ -76,4 +77,7 @@ def randn_like(x: Tensor, *, dtype: Any = None) -> Tensor:
 
 
 def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
+    """``randint_like(x, high)`` or ``randint_like(x, low, high)``."""
+    if high is None:
+        low, high = 0, low
     return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype)

@@ -240,6 +240,18 @@ class Tensor:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """Call ``hook(tensor)`` after backward has added into this leaf's ``.grad``."""
+        from .utils.hooks import RemovableHandle
+
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
     def detach(self) -> Tensor:
         """Same storage (and version counter), no graph: the values without their history."""
         return self._view(self._data.shape, self.stride(), self._offset)
@@ -290,9 +302,13 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __bool__(self) -> bool:
@@ -329,7 +345,7 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        if self._data.ndim == 0:
             return format(self.item(), spec)
         return repr(self)
 
@@ -549,6 +565,9 @@ class Tensor:
     def where(self, condition: Tensor, other: Any) -> Tensor:
         return _ew.where(condition, self, other)
 
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        return _indexing.nonzero(self, as_tuple=as_tuple)
+
     def eq(self, other: Any) -> Tensor:
         return _ew.eq(self, other)
 
@@ -569,6 +588,18 @@ class Tensor:
 
     def logical_not(self) -> Tensor:
         return _ew.logical_not(self)
+
+    def bitwise_not(self) -> Tensor:
+        return _ew.bitwise_not(self)
+
+    def isnan(self) -> Tensor:
+        return _ew.isnan(self)
+
+    def isinf(self) -> Tensor:
+        return _ew.isinf(self)
+
+    def isfinite(self) -> Tensor:
+        return _ew.isfinite(self)
 
     def equal(self, other: Tensor) -> bool:
         return _ew.equal(self, other)
@@ -652,7 +683,7 @@ class Tensor:
         return _ew.fill_(self, value)
 
     def zero_(self) -> Tensor:
-        return _ew.fill_(self, 0)
+        return _ew.zero_(self)
 
     # reductions
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -798,6 +829,77 @@ class Tensor:
     def outer(self, other: Tensor) -> Tensor:
         return _linalg.outer(self, other)
 
+    # gather / scatter / index_* (tensorlab.ops.scatter)
+    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.gather(self, dim, index)
+
+    def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter_(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter_add_(self, dim, index, src)
+
+    def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.scatter_reduce_(self, dim, index, src, reduce, include_self=include_self)
+
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_select(self, dim, index)
+
+    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_add_(self, dim, index, source, alpha=alpha)
+
+    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_copy_(self, dim, index, source)
+
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        from .ops import scatter as _scatter
+
+        return _scatter.index_fill_(self, dim, index, value)
+
     # copies and dtype conversions
     def clone(self, *, memory_format: Any = None) -> Tensor:
         return _copy.clone(self)
@@ -807,7 +909,7 @@ class Tensor:
 
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
-            return f"tensorlab.{self.dtype.name.capitalize()}Tensor"
+            return f"tensorlab.{_ew._torch_type_name(self.dtype)}Tensor"
         return _copy.to(self, dtype)
 
     def type_as(self, other: Tensor) -> Tensor:

@@ -46,9 +46,13 @@ def _operand(x: Operand, dt: dtype) -> Any:
         a = x._data
         return a if a.dtype is dt.numpy or a.dtype == dt.numpy else a.astype(dt.numpy)
     if isinstance(x, (bool, int, float)):
-        if dt.category == 1 and type(x) is int and not -(2**31) <= x < 2**31:
-            return np.array(x, dtype=np.int64).astype(dt.numpy)  # wraps around, as torch does
+        if dt.category == 1 and type(x) is int and not 0 <= x < 128:
+            # An int that may not fit the integer dtype (uint8 + 1000, uint8 + -1): torch wraps it
+            # around modulo 2**bits; NumPy would refuse, so we wrap it ourselves.
+            return np.array(x, dtype=np.int64).astype(dt.numpy)
         return x
+    if isinstance(x, np.generic):  # a NumPy scalar acts like the Python number it holds
+        return _operand(x.item(), dt)
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
@@ -96,8 +100,8 @@ class Add(Function):
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         ctx.alpha = alpha
-        if alpha != 1:
-            y = y * alpha
+        if alpha != 1 or alpha is True:
+            y = _scaled(y, alpha, _dtype_of(x, y))
         if (type(x) is bool or getattr(x, "dtype", None) is bool_) and (
             type(y) is bool or getattr(y, "dtype", None) is bool_
         ):
@@ -118,8 +122,8 @@ class Sub(Function):
     def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         _reject_bool_sub(x, y)
         ctx.alpha = alpha
-        if alpha != 1:
-            y = y * alpha
+        if alpha != 1 or alpha is True:
+            y = _scaled(y, alpha, _dtype_of(x, y))
         return binary(np.subtract, x, y)
 
     @staticmethod
@@ -127,12 +131,38 @@ class Sub(Function):
         return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad, None
 
 
+class Rsub(Sub):
+    """``number - tensor``: torch computes it as ``rsub`` and names the node RsubBackward1."""
+
+    backward_name = "RsubBackward1"
+
+
+def _is_bool(x: Operand) -> bool:
+    return type(x) is bool or getattr(x, "dtype", None) is bool_
+
+
 def _reject_bool_sub(x: Operand, y: Operand) -> None:
-    if _dtype_of(x, y) is bool_:
+    """torch has no boolean subtraction: ``a - b`` on masks is almost always a bug."""
+    if _is_bool(x) and _is_bool(y):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
+    if _is_bool(x) or _is_bool(y):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _scaled(y: Operand, alpha: Any, dt: dtype) -> Tensor:
+    """``alpha * y`` in the result dtype ``dt`` of ``x + y``: alpha never changes the dtype."""
+    if isinstance(alpha, bool) and dt is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not dt.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    product = np.multiply(_operand(y, dt), alpha)
+    return Tensor._from_array(np.asarray(product).astype(dt.numpy), dt)
 
 
 class Mul(Function):
@@ -179,6 +209,7 @@ class Div(Function):
 
 
 def _check_integer_division(y: Operand, dt: dtype) -> None:
+    """Integer division by zero has no answer (floats give inf/nan): torch raises."""
     if dt.is_floating_point:
         return
     divisor = y._data if isinstance(y, Tensor) else y
@@ -186,22 +217,61 @@ def _check_integer_division(y: Operand, dt: dtype) -> None:
         raise RuntimeError("ZeroDivisionError")
 
 
-class FloorDivide(Function):
-    """z = floor(x / y), computed exactly for integers. Piecewise constant: gradient 0."""
+def _not_implemented_for(kernel: str, dt: dtype) -> NotImplementedError:
+    """torch's error for a kernel that has no version for this dtype (e.g. floor division of bools)."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_torch_type_name(dt)}\'')
 
-    backward_name = "FloorDivideBackward0"
+
+class FloorDivide(Function):
+    """z = floor(x / y), computed exactly for integers.
+
+    torch defines no derivative for ``//`` (use ``div(rounding_mode="floor")``): backward raises.
+    """
+
+    backward_name = "NotImplemented"
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
         dt = _dtype_of(x, y)
-        _check_integer_division(y, dt)
         if dt is bool_:
-            raise RuntimeError('"div_floor_cpu" not implemented for \'Bool\'')
-        return binary(np.floor_divide, x, y, dt)
+            raise _not_implemented_for("div_floor_cpu", dt)
+        _check_integer_division(y, dt)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return binary(np.floor_divide, x, y, dt)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        return grad * 0, grad * 0
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    """Integer division rounded toward zero (C's ``/``), where NumPy's ``//`` rounds down."""
+    quotient = np.floor_divide(a, b)
+    rounded_down = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+    return quotient + rounded_down.astype(quotient.dtype)
+
+
+class DivRounded(Function):
+    """z = x / y rounded ("trunc" or "floor"). Piecewise constant, so both gradients are 0."""
+
+    backward_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Operand, y: Operand, rounding_mode: str) -> Tensor:
+        dt = _dtype_of(x, y)
+        if dt is bool_:
+            raise _not_implemented_for(f"div_{rounding_mode}_cpu", dt)
+        _check_integer_division(y, dt)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if rounding_mode == "floor":
+                return binary(np.floor_divide, x, y, dt)
+            if dt.is_floating_point:
+                return binary(lambda a, b: np.trunc(np.true_divide(a, b)), x, y, dt)
+            return binary(_trunc_divide, x, y, dt)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad * 0, None
 
 
 class Remainder(Function):
@@ -213,45 +283,94 @@ class Remainder(Function):
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
         dt = _dtype_of(x, y)
+        if dt is bool_:
+            raise _not_implemented_for("remainder_cpu", dt)
         _check_integer_division(y, dt)
-        return binary(np.remainder, x, y, dt)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return binary(np.remainder, x, y, dt)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
-        return grad, (-grad * floor_divide(x, y)) if ctx.needs_input_grad[1] else None
+        if not isinstance(x, Tensor):  # number % tensor
+            raise RuntimeError("derivative for aten::remainder is not implemented")
+        return grad, (-grad * div(x, y, rounding_mode="floor")) if ctx.needs_input_grad[1] else None
+
+
+class RemainderTensor(Remainder):
+    """``tensor % tensor``: torch names this node RemainderBackward1."""
+
+    backward_name = "RemainderBackward1"
+
+
+def _integer_power(base: Any, exponent: Any) -> Any:
+    """Integer ``base ** exponent`` where exponents may be negative: 1/base^n truncated to an integer
+    is 0 except for bases 1 and -1, as in torch (NumPy refuses negative integer powers)."""
+    exponent = np.asarray(exponent)
+    base = np.asarray(base)
+    if not np.any(exponent < 0):
+        return np.power(base, exponent)
+    positive = np.power(base, np.maximum(exponent, 0))
+    odd = (exponent & 1).astype(bool)
+    negative = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0))
+    return np.where(exponent >= 0, positive, negative).astype(positive.dtype)
 
 
 class Pow(Function):
-    """z = x ** y. dz/dx = y * x**(y-1), dz/dy = x**y * log(x)."""
+    """z = x ** y. dz/dx = y * x**(y-1) (0 where y = 0), dz/dy = x**y * log(x) (0 where x = 0 <= y)."""
 
     backward_name = "PowBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
         dt = _dtype_of(x, y)
-        if not dt.is_floating_point:
-            exponent = y._data if isinstance(y, Tensor) else np.asarray(y)
-            if np.any(exponent < 0):
+        if dt is bool_:
+            if isinstance(y, Tensor):
+                raise _not_implemented_for("pow", dt)
+            result = binary(lambda a, b: np.logical_or(a, not b), x, y, dt)  # x**True = x, x**False = 1
+        elif dt.is_floating_point:
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                result = binary(np.power, x, y, dt)
+        elif not isinstance(y, Tensor):
+            if y < 0:
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
-        result = binary(np.power, x, y, dt)
+            result = binary(np.power, x, y, dt)
+        else:
+            result = binary(_integer_power, x, y, dt)
         _save(ctx, x, y, result)
         return result
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, y, z = _restore(ctx)
+        if isinstance(y, Tensor) and y.dtype is bool_:
+            y = y.to(grad.dtype)  # so that y - 1 is arithmetic
         grad_x = grad_y = None
         if ctx.needs_input_grad[0]:
-            if isinstance(y, Tensor) or y != 0:
-                grad_x = grad * y * x ** (y - 1)
+            if isinstance(y, Tensor):
+                grad_x = where(y == 0, 0.0, grad * y * x ** (y - 1))
             else:
-                grad_x = grad * 0
+                grad_x = grad * 0 if y == 0 else grad * y * x ** (y - 1)
         if ctx.needs_input_grad[1]:
-            base = x if isinstance(x, Tensor) else float(x)
-            log_base = base.log() if isinstance(base, Tensor) else float(np.log(base))
-            grad_y = where(z == 0, 0.0, grad * z * log_base) if isinstance(base, Tensor) else grad * z * log_base
+            if isinstance(x, Tensor):
+                log_x = x.log()
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    log_x = float(np.log(np.float64(x)))
+            grad_y = where((x == 0) & (y >= 0), 0.0, grad * z * log_x)
         return grad_x, grad_y
+
+
+class PowTensor(Pow):
+    """``tensor ** tensor``: torch names this node PowBackward1."""
+
+    backward_name = "PowBackward1"
+
+
+class PowScalarBase(Pow):
+    """``number ** tensor``: torch names this node PowBackward2."""
+
+    backward_name = "PowBackward2"
 
 
 class Maximum(Function):
@@ -326,8 +445,10 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x.dtype is bool_:
+            raise _not_implemented_for("abs_cpu", bool_)
         ctx.save_for_backward(x)
-        return x.clone() if x.dtype is bool_ else unary(np.abs, x)
+        return unary(np.abs, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Tensor:
@@ -466,6 +587,8 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x.dtype is bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         z = unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), x)
         ctx.save_for_backward(z)
         return z
@@ -477,7 +600,7 @@ class Relu(Function):
 
 
 class Clamp(Function):
-    """z = min(max(x, lo), hi). dz/dx = 1 inside [lo, hi], 0 where clamped."""
+    """z = min(max(x, lo), hi) with number bounds. dz/dx = 1 where lo <= x <= hi (bounds included), else 0."""
 
     backward_name = "ClampBackward1"
 
@@ -487,31 +610,62 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         bounds = [b for b in (lo, hi) if b is not None]
         dt = result_type(x, *bounds)
+        if dt is bool_ and not isinstance(bounds[0], Tensor):
+            kernel = "clamp_scalar_cpu" if len(bounds) == 2 else "clamp_min_scalar_cpu" if hi is None else "clamp_max_scalar_cpu"
+            raise _not_implemented_for(kernel, dt)
+        shape = x.shape
+        for b in bounds:
+            shape = broadcast_pair(shape, getattr(b, "shape", ()))
         _save(ctx, x, lo, hi)
-        z = x.to(dt)
+        z = x._data if x.dtype is dt else x._data.astype(dt.numpy)
         if lo is not None:
-            z = binary(np.maximum, z, lo, dt)
+            z = np.maximum(z, _operand(lo, dt))
         if hi is not None:
-            z = binary(np.minimum, z, hi, dt)
-        return z
+            z = np.minimum(z, _operand(hi, dt))  # applied last: when lo > hi, every value is hi
+        return Tensor._from_array(z, dt)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, lo, hi = _restore(ctx)
-        inside = grad * 0 + 1
+        inside = x == x
         if lo is not None:
-            inside = inside * (x >= lo)
+            inside = inside & (x >= lo)
         if hi is not None:
-            inside = inside * (x <= hi)
-        return grad * inside, None, None
+            inside = inside & (x <= hi)
+        zero = grad * 0
+        grad_x = where(inside, grad, zero)
+        if not isinstance(lo, Tensor) and not isinstance(hi, Tensor):
+            return grad_x, None, None
+        # Tensor bounds get the gradient where they are the value returned (torch's rule).
+        grad_lo = grad_hi = None
+        if lo is not None and hi is not None:
+            if ctx.needs_input_grad[1]:
+                grad_lo = where((x < lo) & (lo < hi), grad, zero)
+            if ctx.needs_input_grad[2]:
+                grad_hi = where((x > hi) | (hi < lo), grad, zero)
+        elif lo is not None and ctx.needs_input_grad[1]:
+            grad_lo = where(x < lo, grad, zero)
+        elif hi is not None and ctx.needs_input_grad[2]:
+            grad_hi = where(x > hi, grad, zero)
+        return grad_x, grad_lo, grad_hi
+
+
+class ClampTensor(Clamp):
+    """clamp with tensor bounds: torch names this node ClampBackward0, and the bounds get gradients."""
+
+    backward_name = "ClampBackward0"
 
 
 def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
-    """floor, ceil, round, sign: piecewise constant, so their gradient is 0 everywhere."""
+    """floor, ceil, trunc, sign: piecewise constant, so their gradient is 0 everywhere."""
 
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x.dtype is bool_:
+            if name == "Sign":
+                return Tensor._from_array(x._data.copy(), bool_)
+            raise _not_implemented_for(f"{name.lower()}_vml_cpu", bool_)
         if not x.dtype.is_floating_point and name != "Sign":
-            return x.clone()
+            return Tensor._from_array(x._data.copy(), x.dtype)  # integers are already whole
         return unary(ufunc, x)
 
     def backward(ctx: Any, grad: Tensor) -> Tensor:
@@ -531,23 +685,39 @@ def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
 
 Floor = _zero_grad_unary("Floor", np.floor)
 Ceil = _zero_grad_unary("Ceil", np.ceil)
-Sign = _zero_grad_unary("Sign", np.sign)
+Trunc = _zero_grad_unary("Trunc", np.trunc)
+def _sign(a: np.ndarray) -> np.ndarray:
+    """-1, 0 or 1; torch gives 0 (not nan) for nan."""
+    return np.where(np.isnan(a), 0, np.sign(a)).astype(a.dtype, copy=False) if a.dtype.kind == "f" else np.sign(a)
+
+
+Sign = _zero_grad_unary("Sign", _sign)
 
 
 class Round(Function):
-    """Round half to even, to ``decimals`` places. Piecewise constant: dz/dx = 0."""
+    """Round half to even (2.5 -> 2.), to ``decimals`` places. Piecewise constant: dz/dx = 0."""
 
     backward_name = "RoundBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
+        if x.dtype is bool_:
+            raise _not_implemented_for("round_vml_cpu", bool_)
         if not x.dtype.is_floating_point:
-            return x.clone()
+            if decimals:
+                raise _not_implemented_for("round_cpu", x.dtype)
+            return Tensor._from_array(x._data.copy(), x.dtype)
         return unary(lambda a: np.round(a, decimals), x)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         return grad * 0, None
+
+
+class RoundDecimals(Round):
+    """round with ``decimals``: torch names this node RoundBackward1."""
+
+    backward_name = "RoundBackward1"
 
 
 class Where(Function):
@@ -563,6 +733,8 @@ class Where(Function):
                 f"{_torch_type_name(condition.dtype)}"
             )
         dt = result_type(x, y)
+        for value in (x, y):
+            _check_fits(value, dt)
         shape = broadcast_pair(condition.shape, getattr(x, "shape", ()))
         shape = broadcast_pair(shape, getattr(y, "shape", ()))
         ctx.save_for_backward(condition)
@@ -572,7 +744,7 @@ class Where(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         (condition,) = ctx.saved_tensors
-        zero = grad * 0
+        zero = Tensor._from_array(np.zeros_like(grad._data), grad.dtype)  # not grad * 0: inf * 0 is nan
         return None, where(condition, grad, zero), where(condition, zero, grad)
 
 
@@ -589,6 +761,8 @@ def add(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
 
 
 def sub(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
+    if not isinstance(x, Tensor):
+        return Rsub.apply(x, y, alpha)
     return Sub.apply(x, y, alpha)
 
 
@@ -605,14 +779,8 @@ multiply = mul
 def div(x: Operand, y: Operand, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return Div.apply(x, y)
-    if rounding_mode == "floor":
-        return FloorDivide.apply(x, y)
-    if rounding_mode == "trunc":
-        dt = _dtype_of(x, y)
-        if dt.is_floating_point:
-            return Div.apply(x, y).trunc_()
-        _check_integer_division(y, dt)
-        return binary(lambda a, b: (np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))).astype(dt.numpy), x, y, dt)
+    if rounding_mode in ("floor", "trunc"):
+        return DivRounded.apply(x, y, rounding_mode)
     raise RuntimeError(
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
         f"'{rounding_mode}'"
@@ -627,11 +795,15 @@ def floor_divide(x: Operand, y: Operand) -> Tensor:
 
 
 def remainder(x: Operand, y: Operand) -> Tensor:
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return RemainderTensor.apply(x, y)
     return Remainder.apply(x, y)
 
 
 def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
-    return Pow.apply(x, y)
+    if not isinstance(y, Tensor):
+        return Pow.apply(x, y)
+    return (PowTensor if isinstance(x, Tensor) else PowScalarBase).apply(x, y)
 
 
 def neg(x: Tensor) -> Tensor:
@@ -678,6 +850,14 @@ def relu(x: Tensor) -> Tensor:
 
 
 def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
+    tensor_bounds = [isinstance(b, Tensor) for b in (min, max) if b is not None]
+    if builtins.any(tensor_bounds):
+        if not builtins.all(tensor_bounds):
+            raise TypeError(
+                "clamp() received an invalid combination of arguments: min and max must both be "
+                "Tensors or both be numbers"
+            )
+        return ClampTensor.apply(x, min, max)
     return Clamp.apply(x, min, max)
 
 
@@ -693,7 +873,7 @@ def ceil(x: Tensor) -> Tensor:
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
-    return Round.apply(x, decimals)
+    return (RoundDecimals if decimals else Round).apply(x, decimals)
 
 
 def sign(x: Tensor) -> Tensor:
@@ -738,7 +918,7 @@ def _bitwise(ufunc: Callable, name: str) -> Callable[[Operand, Operand], Tensor]
     def bitwise(x: Operand, y: Operand) -> Tensor:
         dt = _dtype_of(x, y)
         if dt.is_floating_point:
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_torch_type_name(dt)}\'')
+            raise _not_implemented_for(f"{name}_cpu", dt)
         return binary(ufunc, x, y, dt)
 
     return bitwise
@@ -751,7 +931,7 @@ bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
 
 def bitwise_not(x: Tensor) -> Tensor:
     if x.dtype.is_floating_point:
-        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{_torch_type_name(x.dtype)}'")
+        raise _not_implemented_for("bitwise_not_cpu", x.dtype)
     return unary(np.invert, x)
 
 
@@ -761,27 +941,30 @@ def equal(x: Tensor, y: Tensor) -> bool:
 
 
 def allclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
-    return builtins.bool(np.allclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return builtins.bool(isclose(x, y, rtol, atol, equal_nan)._data.all())
 
 
 def isclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """|x - y| <= atol + rtol * |y|, elementwise. Like torch, both tensors must have one dtype."""
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"{_torch_type_name(x.dtype)} did not match {_torch_type_name(y.dtype)}")
     return Tensor._from_array(np.isclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan), bool_)
 
 
 def isnan(x: Tensor) -> Tensor:
-    return unary(np.isnan, x, bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
+    return Tensor._from_array(np.isnan(x._data), bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
 
 
 def isinf(x: Tensor) -> Tensor:
-    return unary(np.isinf, x, bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
+    return Tensor._from_array(np.isinf(x._data), bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
 
 
 def isfinite(x: Tensor) -> Tensor:
-    return unary(np.isfinite, x, bool_) if x.dtype.is_floating_point else x.new_ones(x.shape, dtype=bool_)
+    return Tensor._from_array(np.isfinite(x._data), bool_) if x.dtype.is_floating_point else x.new_ones(x.shape, dtype=bool_)
 
 
 def trunc(x: Tensor) -> Tensor:
-    return unary(np.trunc, x) if x.dtype.is_floating_point else x.clone()
+    return Trunc.apply(x)
 
 
 # --- in-place: compute out of place, then write into self's memory -----------------------
@@ -827,7 +1010,17 @@ def write_inplace(self: Tensor, result: Tensor, any_cast: bool = False) -> Tenso
         self._requires_grad = True
         self.grad_fn = result.grad_fn
         self._output_nr = result._output_nr
+        _saved_output_is_now(self, result.grad_fn)
     return self
+
+
+def _saved_output_is_now(self: Tensor, node: Any) -> None:
+    """An op that saved its own output (``exp_`` keeps e^x for backward) now finds it in self,
+    at self's new version: a later in-place write to self is then caught in backward, as in torch."""
+    for saved in node._saved or ():
+        if saved is not None and saved.is_output:
+            saved.data = self.detach()
+            saved.version = self._storage.version
 
 
 def _broadcasts(a: Tensor, b: Tensor) -> bool:
@@ -920,20 +1113,86 @@ neg_, abs_, exp_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, floor_, ceil_
 )
 
 
+class Fill(Function):
+    """Every element set to one number. The old values are forgotten: their gradient is 0."""
+
+    backward_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Operand) -> Tensor:
+        scalar = value.item() if isinstance(value, Tensor) else value
+        _check_fits(scalar, x.dtype)
+        return Tensor._from_array(np.full(x.shape, _operand(scalar, x.dtype), dtype=x.dtype.numpy), x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, None
+
+
+class FillTensor(Fill):
+    """fill_ with a 0-d tensor: that tensor receives the sum of the gradient (it is every element)."""
+
+    backward_name = "FillBackward3"
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad.sum()
+
+
+class Zero(Fill):
+    """zero_: fill with 0."""
+
+    backward_name = "ZeroBackward0"
+
+
+def _check_fits(value: Any, dt: dtype) -> None:
+    """Where torch stores a Python int as an element (fill_, where) it must fit the integer dtype."""
+    if dt.category == 1 and isinstance(value, int):
+        bits = np.iinfo(dt.numpy)
+        lowest = -bits.max if bits.min == 0 else bits.min  # an unsigned type also takes -max..-1
+        if not lowest <= value <= bits.max:
+            c_name = {"uint8": "uint8_t", "int32": "int", "int64": "int64_t"}[dt.name]
+            raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
+
+
+class Copy(Function):
+    """x's elements replaced by src's (broadcast, cast to x's dtype). d/dx = 0, d/dsrc = 1."""
+
+    backward_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, src: Tensor) -> Tensor:
+        shape = broadcast_pair(x.shape, src.shape)
+        if shape != tuple(x.shape):
+            raise RuntimeError(
+                f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}"
+            )
+        values = np.broadcast_to(src._data.astype(x.dtype.numpy, copy=False), shape)
+        return Tensor._from_array(values.copy(), x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad
+
+
 def copy_(self: Tensor, src: Tensor) -> Tensor:
     """Write src (broadcast to self's shape, cast to self's dtype) into self."""
-    src = src if isinstance(src, Tensor) else Tensor._from_array(np.asarray(src), result_type(src))
-    return inplace(lambda old, s: s.to(old.dtype).expand(old.shape), self, src, any_cast=True)
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    return inplace(Copy.apply, self, src, any_cast=True)
 
 
 def fill_(self: Tensor, value: Operand) -> Tensor:
     """Set every element to ``value`` (a number or a 0-d tensor)."""
-    if isinstance(value, Tensor) and value.ndim != 0:
-        raise RuntimeError(
-            f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
-        )
-    return inplace(lambda old, v: old * 0 + v if isinstance(v, Tensor) else _full_like(old, v), self, value, any_cast=True)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
+            )
+        return inplace(FillTensor.apply, self, value, any_cast=True)
+    return inplace(Fill.apply, self, value, any_cast=True)
 
 
-def _full_like(t: Tensor, value: Any) -> Tensor:
-    return Tensor._from_array(np.full(t.shape, value, dtype=t.dtype.numpy), t.dtype)
+def zero_(self: Tensor) -> Tensor:
+    """Set every element to 0."""
+    return inplace(Zero.apply, self, 0, any_cast=True)
