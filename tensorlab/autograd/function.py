@@ -38,6 +38,7 @@ class FunctionCtx:
     """The methods forward calls on ``ctx``; used as is when no graph is recorded."""
 
     to_save: tuple = ()
+    recording = False  # True on a BackwardNode: only then is anything kept for backward
     non_differentiable: tuple = ()
     dirty: tuple = ()
     materialize_grads = True
@@ -162,6 +163,7 @@ class BackwardNode(Node, FunctionCtx):
     """
 
     function: type[Function]
+    recording = True
     needs_input_grad: tuple = ()  # set per node (shadows FunctionCtx's computed property)
     num_outputs = 1
     output_meta: tuple = ()

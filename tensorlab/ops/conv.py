@@ -26,6 +26,7 @@ import numpy as np
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd.function import Function
+from ..autograd.grad_mode import state
 
 __all__ = ["avg_pool1d", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d"]
 
@@ -77,6 +78,38 @@ def _pad(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
 
 def _crop(x: np.ndarray, pads: Pads, spatial: tuple) -> np.ndarray:
     return x[(..., *(slice(before, before + size) for (before, _), size in zip(pads, spatial, strict=True)))]
+
+
+# --- double backward: not supported, and said so ------------------------------------------------
+class NotTwiceDifferentiable(Function):
+    """Marks a gradient computed in NumPy when ``create_graph=True``: differentiating it raises.
+
+    The backward rules in this file use NumPy directly, so they record no graph. Rather than
+    hand back gradients that silently look constant, each one gets this node as its grad_fn
+    (as torch's ``@once_differentiable`` does): first-order use works, a second backward fails.
+    """
+
+    backward_name = "DelayedError"
+
+    @staticmethod
+    def forward(ctx: Any, gradient: Tensor, op: str, *inputs: Tensor) -> Tensor:
+        ctx.op = op
+        return Tensor._from_array(gradient._data, gradient.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        raise RuntimeError(
+            f"trying to differentiate twice a function that was marked with @once_differentiable: "
+            f"tensorlab's {ctx.op} backward is computed in NumPy, so double backward through it is not supported"
+        )
+
+
+def _first_order_only(op: str, grads: tuple, *inputs: Tensor | None) -> tuple:
+    """``grads`` as they are, unless a graph is being built through them (then see NotTwiceDifferentiable)."""
+    tensors = [t for t in inputs if t is not None]
+    if not (state.enabled and any(t.requires_grad for t in tensors)):
+        return grads
+    return tuple(None if g is None else NotTwiceDifferentiable.apply(g, op, *tensors) for g in grads)
 
 
 # --- argument handling (meta logic) -----------------------------------------------------------
@@ -172,12 +205,39 @@ def _columns_as_windows(cols: np.ndarray, channels: int, kernel: tuple, out: tup
     return as_blocks.transpose(0, 1, *range(2 + n_sp, 2 + 2 * n_sp), *range(2, 2 + n_sp))
 
 
+def gemm_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> tuple[np.ndarray, tuple]:
+    """im2col for the convolution's matmul: one contiguous (C*K, N*P) matrix, P = positions per sample.
+
+    Row ``c*K + k`` holds element ``k`` of channel ``c``'s window at every position of every sample,
+    so the whole batch is ONE matrix product, ``W (O, C*K) @ cols (C*K, N*P)``, which BLAS runs
+    as a single GEMM. Copying the strided windows in this order is cheap: the innermost loop runs
+    along the input's contiguous last dim.
+    """
+    windows = sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
+    n, c = xp.shape[:2]
+    n_sp = len(kernel)
+    out = windows.shape[2 : 2 + n_sp]
+    channel_kernel_first = windows.transpose(1, *range(2 + n_sp, 2 + 2 * n_sp), 0, *range(2, 2 + n_sp))
+    cols = np.ascontiguousarray(channel_kernel_first).reshape(c * math.prod(kernel), n * math.prod(out))
+    return cols, tuple(out)
+
+
+def _batch_first(rows: np.ndarray, n: int, out: tuple) -> np.ndarray:
+    """(O, N*P) -> contiguous (N, O, *out): the layout torch returns."""
+    return np.ascontiguousarray(rows.reshape(rows.shape[0], n, *out).swapaxes(0, 1))
+
+
+def _channels_first(grad: np.ndarray) -> np.ndarray:
+    """(N, O, *out) -> contiguous (O, N*P), the matmul's layout (also materialises an expanded grad)."""
+    return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], -1)
+
+
 class Convolution(Function):
     """y[n, o, p] = b[o] + sum over c, k of w[o, c, k] * x_padded[n, c, p*stride + k*dilation].
 
-    As matrices, per sample and group: Y = W @ cols, with W (O, C*K) and cols (C*K, L).
-    Backward: dW = sum over samples of dY @ cols^T, dcols = W^T @ dY (folded back onto the
-    input by add_windows_back), db = dY summed over samples and positions.
+    As matrices (per group): Y = W @ cols, with W (O, C*K) and cols (C*K, N*P) from
+    :func:`gemm_columns`. Backward, one matmul each: dW = dY @ cols^T, dcols = W^T @ dY (folded
+    back onto the input by add_windows_back), and db = dY summed over samples and positions.
     """
 
     backward_name = "ConvolutionBackward0"
@@ -193,17 +253,16 @@ class Convolution(Function):
                 f"Calculated padded input size per channel: ({sizes}). Kernel size: "
                 f"({', '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
             )
-        cols, out = unfold_columns(xp, kernel, stride, dilation)  # (N, C*K, L)
-        cols = cols.reshape(n, groups, -1, cols.shape[-1])  # (N, G, C/G*K, L)
+        cols, out = gemm_columns(xp, kernel, stride, dilation)  # unfold: (C*K, N*P)
         w = weight._data.reshape(groups, weight.shape[0] // groups, -1)  # (G, O/G, C/G*K)
-        y = np.matmul(w, cols)  # (N, G, O/G, L): the one matmul
-        y = y.reshape(n, weight.shape[0], *out)
+        y = np.matmul(w, cols.reshape(groups, -1, cols.shape[1]))  # (G, O/G, N*P): the one matmul
+        y = y.reshape(weight.shape[0], -1)  # (O, N*P)
         if bias is not None:
-            y += bias._data.reshape(-1, *(1,) * len(out))
+            y += bias._data[:, None]
         ctx.save_for_backward(x, weight)
         ctx.cols, ctx.geometry = cols, (stride, pads, dilation, groups, xp.shape)
         ctx.has_bias = bias is not None
-        return Tensor._from_array(y, x.dtype)
+        return Tensor._from_array(_batch_first(y, n, out), x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
@@ -211,21 +270,23 @@ class Convolution(Function):
         stride, pads, dilation, groups, padded_shape = ctx.geometry
         n, o = grad.shape[:2]
         out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
-        # BLAS needs real strides (the gradient of a sum is expanded, with stride 0)
-        g = np.ascontiguousarray(grad._data).reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
-        w = weight._data.reshape(groups, o // groups, -1)
+        g = _channels_first(grad._data).reshape(groups, o // groups, -1)  # (G, O/G, N*P)
+        w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
         grad_x = grad_w = grad_b = None
         if ctx.needs_input_grad[0]:
-            dcols = np.matmul(w.transpose(0, 2, 1), g)  # (N, G, C/G*K, L)
-            windows = _columns_as_windows(dcols, x.shape[1], kernel, out)
-            dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)
-            grad_x = Tensor._from_array(_crop(dxp, pads, tuple(x.shape[2:])), x.dtype)
+            dcols = np.matmul(w.transpose(0, 2, 1), g)  # (G, C/G*K, N*P): one matmul
+            as_windows = dcols.reshape(x.shape[1], *kernel, n, *out)  # (C, *K, N, *out)
+            n_sp = len(kernel)
+            windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
+            dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)  # fold: (N, C, *padded)
+            grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, tuple(x.shape[2:]))), x.dtype)
         if ctx.needs_input_grad[1]:
-            dw = np.matmul(g, ctx.cols.transpose(0, 1, 3, 2)).sum(axis=0)  # (G, O/G, C/G*K)
+            cols = ctx.cols.reshape(groups, -1, ctx.cols.shape[1])  # (G, C/G*K, N*P)
+            dw = np.matmul(g, cols.transpose(0, 2, 1))  # (G, O/G, C/G*K): one matmul
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
-            grad_b = Tensor._from_array(g.sum(axis=(0, 3)).reshape(o), grad.dtype)
-        return grad_x, grad_w, grad_b, None, None, None, None
+            grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
+        return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
 
 
 def _convolution(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:

@@ -62,13 +62,25 @@ def _check_shapes(x: Operand, y: Operand) -> None:
 
 
 def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out_dtype: dtype | None = None) -> Tensor:
-    """``ufunc(x, y)`` computed in dtype ``dt`` (default: promoted), as a new tensor."""
-    if dt is None:
-        dt = _dtype_of(x, y)
-    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
-        raise TypeError("at least one operand must be a tensor")
-    _check_shapes(x, y)
-    result = ufunc(_operand(x, dt), _operand(y, dt))
+    """``ufunc(x, y)`` computed in dtype ``dt`` (default: promoted), as a new tensor.
+
+    The common case — two tensors of one dtype — costs one ufunc call: shapes are only checked
+    (for torch's error message) when NumPy refuses to broadcast them.
+    """
+    if type(x) is Tensor and type(y) is Tensor and (dt is None or dt is x.dtype) and x.dtype is y.dtype:
+        dt = x.dtype
+        xa, ya = x._data, y._data
+    else:
+        if dt is None:
+            if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+                raise TypeError("at least one operand must be a tensor")
+            dt = result_type(x, y)
+        xa, ya = _operand(x, dt), _operand(y, dt)
+    try:
+        result = ufunc(xa, ya)
+    except ValueError:
+        _check_shapes(x, y)  # raises torch's "The size of tensor a (2) must match ..."
+        raise
     return Tensor._from_array(result, out_dtype or dt)
 
 
@@ -83,8 +95,11 @@ def _float_dtype(x: Tensor) -> dtype:
 
 
 def _save(ctx: Any, *values: Any) -> None:
-    ctx.save_for_backward(*(v if isinstance(v, Tensor) else None for v in values))
-    ctx.scalars = tuple(None if isinstance(v, Tensor) else v for v in values)
+    """Save the tensor operands for backward and keep the Python-scalar ones as plain numbers."""
+    if not ctx.recording:
+        return
+    ctx.save_for_backward(*[v if isinstance(v, Tensor) else None for v in values])
+    ctx.scalars = [None if isinstance(v, Tensor) else v for v in values]
 
 
 def _restore(ctx: Any) -> tuple:
@@ -102,11 +117,7 @@ class Add(Function):
         ctx.alpha = alpha
         if alpha != 1 or alpha is True:
             y = _scaled(y, alpha, _dtype_of(x, y))
-        if (type(x) is bool or getattr(x, "dtype", None) is bool_) and (
-            type(y) is bool or getattr(y, "dtype", None) is bool_
-        ):
-            return binary(np.logical_or, x, y)
-        return binary(np.add, x, y)
+        return binary(np.add, x, y)  # on bools NumPy's add is logical or, as in torch
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
@@ -173,9 +184,7 @@ class Mul(Function):
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
-        if _dtype_of(x, y) is bool_:
-            return binary(np.logical_and, x, y)
-        return binary(np.multiply, x, y)
+        return binary(np.multiply, x, y)  # on bools NumPy's multiply is logical and, as in torch
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
