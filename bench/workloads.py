@@ -20,7 +20,7 @@ from .registry import Target, workload
 STREAMING_TARGET = Target(torch=1.2, numpy=1.5, fresh=True)
 
 
-@workload("add", "8x8 add (per-op overhead)")
+@workload("add", "8x8 add (per-op overhead)", Target(torch=2.0))
 def add_8x8(implementation: str) -> Callable[[], Any]:
     a, b = random_inputs(implementation, (8, 8), (8, 8))
     return lambda: a + b
@@ -50,7 +50,7 @@ def view_chain(implementation: str) -> Callable[[], Any]:
     return lambda: x.view(64, 128, 128).permute(2, 0, 1).transpose(1, 2)[::2].contiguous()
 
 
-@workload("matmul", "512x512 matmul")
+@workload("matmul", "512x512 matmul", Target(torch=1.05))
 def matmul_512(implementation: str) -> Callable[[], Any]:
     a, b = random_inputs(implementation, (512, 512), (512, 512))
     return lambda: a @ b
