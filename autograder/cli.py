@@ -1,20 +1,100 @@
-"""The ``tensorlab`` console command."""
+"""The ``tensorlab`` console command: ``tensorlab course ...`` for instructors, ``tensorlab check`` for students."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tensorlab", description="tensorlab course tools")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    commands = parser.add_subparsers(dest="command")
+
+    check = commands.add_parser("check", help="run a saved exercise notebook's visible checks")
+    check.add_argument("notebook", type=Path)
+    check.add_argument("--timeout", type=float, default=10.0, help="seconds per function")
+
+    course = commands.add_parser("course", help="instructor commands (nbgrader underneath)")
+    steps = course.add_subparsers(dest="step", required=True)
+
+    def step(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = steps.add_parser(name, help=help_text)
+        sub.add_argument("directory", type=Path, help="the course directory")
+        sub.add_argument("--db", help="gradebook SQLAlchemy URL (default: sqlite:///DIR/gradebook.db)")
+        return sub
+
+    init = step("init", "create a course directory from exercises/")
+    init.add_argument("--exercises", type=Path, help="folder of exercises (default: the repository's exercises/)")
+    init.add_argument("--course-id", default="tensorlab")
+    step("release", "generate the student versions (nbgrader generate_assignment)").add_argument("assignments", nargs="*")
+    collect = step("zip-collect", "unpack an LMS download into submitted/ (nbgrader zip_collect)")
+    collect.add_argument("archive", type=Path)
+    collect.add_argument("--assignment", required=True)
+    grade = step("autograde", "grade submissions out of kernel, in parallel, into the gradebook")
+    grade.add_argument("assignments", nargs="*")
+    grade.add_argument("--jobs", type=int, default=1, help="worker processes (submissions graded at once)")
+    grade.add_argument("--timeout", type=float, help="seconds per graded function (default: the spec's)")
+    grade.add_argument("--force", action="store_true", help="regrade submissions that already have results")
+    step("feedback", "write an HTML feedback page per student")
+    export = step("export", "write the grades as CSV (nbgrader's columns)")
+    export.add_argument("--to", type=Path, help="output file (default: DIR/grades.csv)")
+    step("report", "score histogram and per-function failure table, in DIR/reports/")
+    return parser
+
+
+def run_course_step(args: argparse.Namespace) -> int:
+    from .course import Course, init_course, release, zip_collect
+
+    if args.step == "init":
+        options = {"exercises": args.exercises} if args.exercises else {}
+        course = init_course(args.directory, db_url=args.db, course_id=args.course_id, **options)
+        print(f"course {args.directory} with {', '.join(course.assignments())}")
+        return 0
+    course = Course(args.directory, args.db)
+    if args.step == "release":
+        release(course, args.assignments)
+        print(f"released to {args.directory / 'release'}")
+    elif args.step == "zip-collect":
+        students = zip_collect(course, args.archive, args.assignment)
+        print(f"{len(students)} submissions of {args.assignment}: {', '.join(students)}")
+    elif args.step == "autograde":
+        from .autograde import autograde
+
+        summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force)
+        print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s")
+    elif args.step == "feedback":
+        from .outputs import write_feedback
+
+        print(f"{len(write_feedback(course))} feedback pages under {args.directory / 'feedback'}")
+    elif args.step == "export":
+        from .outputs import export_csv
+
+        print(f"grades written to {export_csv(course, args.to)}")
+    elif args.step == "report":
+        from .outputs import write_report
+
+        print(write_report(course))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tensorlab", description="tensorlab course tools")
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
         from tensorlab import __version__
 
         print(__version__)
         return 0
+    if args.command == "check":
+        from .checknb import check_notebook
+
+        return check_notebook(args.notebook, args.timeout)
+    if args.command == "course":
+        return run_course_step(args)
     parser.print_help()
     return 0
 

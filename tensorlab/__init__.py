@@ -27,6 +27,7 @@ from .ops.copy import clone
 from .ops.elementwise import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
+from .ops.movement import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.scatter import *  # noqa: F403

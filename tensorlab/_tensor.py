@@ -568,6 +568,67 @@ class Tensor:
     def nonzero(self, *, as_tuple: bool = False) -> Any:
         return _indexing.nonzero(self, as_tuple=as_tuple)
 
+    # masks, flat positions and movement (tensorlab.ops.indexing, tensorlab.ops.movement)
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        return _indexing.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        return _indexing.masked_fill_(self, mask, value)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        return _indexing.masked_select(self, mask)
+
+    def take(self, index: Tensor) -> Tensor:
+        return _indexing.take(self, index)
+
+    def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
+        return _indexing.take_along_dim(self, indices, dim)
+
+    def flip(self, *dims: Any) -> Tensor:
+        from .ops import movement
+
+        return movement.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        from .ops import movement
+
+        return movement.roll(self, shifts, dims)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        from .ops import movement
+
+        return movement.tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        from .ops import movement
+
+        return movement.triu(self, diagonal)
+
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        from .ops import movement
+
+        return movement.tril_(self, diagonal)
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        from .ops import movement
+
+        return movement.triu_(self, diagonal)
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        from .ops import movement
+
+        return movement.repeat(self, *sizes)
+
+    def tile(self, *dims: Any) -> Tensor:
+        from .ops import movement
+
+        return movement.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+    def repeat_interleave(self, repeats: Any, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+        from .ops import movement
+
+        return movement.repeat_interleave(self, repeats, dim, output_size=output_size)
+
     def eq(self, other: Any) -> Tensor:
         return _ew.eq(self, other)
 

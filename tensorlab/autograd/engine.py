@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from itertools import count, repeat
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .function import AccumulateGrad, BackwardNode, Node, gradient_edge
 from .grad_mode import state
 
@@ -281,7 +283,7 @@ def _accumulate_into_leaf(node: AccumulateGrad, grad: Tensor, create_graph: bool
 
 def _owned_copy(grad: Tensor, leaf: Tensor) -> Tensor:
     """A copy that ``.grad`` owns (later backwards add into it), contiguous like its leaf."""
-    copy = grad.detach().clone()
-    if leaf.is_contiguous() and not copy.is_contiguous():
-        copy = copy.contiguous()
-    return copy
+    from .._tensor import Tensor
+
+    order = "C" if leaf.is_contiguous() else "K"
+    return Tensor._from_array(np.array(grad._data, order=order), grad.dtype)
