@@ -20,12 +20,13 @@ def broadcast_pair(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     ndim = max(len(a), len(b))
     a = (1,) * (ndim - len(a)) + tuple(a)
     b = (1,) * (ndim - len(b)) + tuple(b)
-    result = []
-    for d, (sa, sb) in enumerate(zip(a, b, strict=True)):
+    result = [0] * ndim
+    for d in reversed(range(ndim)):  # from the right, like torch: it reports the last bad dim
+        sa, sb = a[d], b[d]
         if sa == sb or sb == 1:
-            result.append(sa)
+            result[d] = sa
         elif sa == 1:
-            result.append(sb)
+            result[d] = sb
         else:
             raise RuntimeError(
                 f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) "

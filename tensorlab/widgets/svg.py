@@ -1,0 +1,117 @@
+"""The one drawing vocabulary every explorer uses: colours, cell sizes and a tiny SVG builder.
+
+The convention is written down for learners in ``docs/widgets.md``; this module is its code.
+Every interactive element is an SVG group with three data attributes, which is all the
+browser side (``explorer.js``) needs to link elements on hover:
+
+- ``data-key``: the element's own name (``"a:0,1"``, ``"slot:4"``, ``"node:3"``);
+- ``data-links``: space-separated keys of the elements that light up with it;
+- ``data-info``: the sentence shown under the figure while the element is hovered.
+
+Output is deterministic (fixed float formatting, insertion-ordered attributes), so SVG
+snapshots stay stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+__all__ = ["COLOURS", "CELL", "GAP", "Svg", "operand_colour"]
+
+# One palette for every explorer (see docs/widgets.md).
+COLOURS = {
+    "operands": ("#4c78a8", "#f58518", "#54a24b"),  # a, b, c: blue, orange, green
+    "result": "#b279a2",  # purple: whatever the operation produces
+    "padded": "#bab0ac",  # grey, dashed: an implicit size-1 dim added on the left
+    "stretched": "#fff3bf",  # pale yellow: a size-1 dim repeated (stride 0), no memory used
+    "error": "#e45756",  # red: the dim or op that makes torch raise
+    "highlight": "#ffc107",  # amber: the hovered element and everything linked to it
+    "leaf": "#54a24b",  # green: a leaf tensor (user-created)
+    "nonleaf": "#4c78a8",  # blue: a tensor computed by an op
+    "function": "#eeeeee",  # light grey box: a grad_fn node
+    "saved": "#f58518",  # orange: a tensor saved for backward
+    "done": "#d4edda",  # pale green: a backward step already run
+    "text": "#222222",
+    "muted": "#777777",
+}
+CELL = 28  # side of one tensor element, in px
+GAP = 12  # space between blocks
+
+
+def operand_colour(index: int) -> str:
+    """Colour of operand ``index`` (a, b, c) in every explorer."""
+    return COLOURS["operands"][index % len(COLOURS["operands"])]
+
+
+def _number(value: float) -> str:
+    """Coordinates printed the same way on every machine (snapshot-stable)."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _attributes(attributes: dict) -> str:
+    parts = []
+    for name, value in attributes.items():
+        if value is None:
+            continue
+        text = _number(value) if isinstance(value, float) else str(value)
+        parts.append(f'{name.rstrip("_").replace("_", "-")}="{escape(text, quote=True)}"')
+    return " ".join(parts)
+
+
+class Svg:
+    """Collects SVG elements; ``str(svg)`` is the finished picture, sized to fit its content."""
+
+    def __init__(self, css_class: str) -> None:
+        self.css_class = css_class
+        self.parts: list[str] = []
+        self.width = 0.0
+        self.height = 0.0
+
+    def _grow(self, x: float, y: float) -> None:
+        self.width = max(self.width, x)
+        self.height = max(self.height, y)
+
+    def rect(self, x: float, y: float, w: float, h: float, **attributes: object) -> str:
+        self._grow(x + w, y + h)
+        return f"<rect {_attributes({'x': float(x), 'y': float(y), 'width': float(w), 'height': float(h), **attributes})}/>"
+
+    def text(self, x: float, y: float, content: object, **attributes: object) -> str:
+        self._grow(x + 7 * len(str(content)) * (0.5 if attributes.get("text_anchor") == "middle" else 1), y + 4)
+        return f"<text {_attributes({'x': float(x), 'y': float(y), **attributes})}>{escape(str(content))}</text>"
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, **attributes: object) -> str:
+        self._grow(max(x1, x2), max(y1, y2))
+        coordinates = {"x1": float(x1), "y1": float(y1), "x2": float(x2), "y2": float(y2)}
+        return f"<line {_attributes({**coordinates, **attributes})}/>"
+
+    def add(self, *elements: str) -> None:
+        self.parts.extend(elements)
+
+    def group(
+        self, elements: Iterable[str], key: str, links: Sequence[str] = (), info: str = "", **attributes: object
+    ) -> None:
+        """A hoverable element: its own key, the keys it lights up, and what it says."""
+        head = _attributes({"data_key": key, "data_links": " ".join(links) or None, "data_info": info or None, **attributes})
+        self.parts.append(f"<g {head}>{''.join(elements)}</g>")
+
+    def cell(
+        self, x: float, y: float, label: object, fill: str, key: str, links: Sequence[str] = (), info: str = "",
+        stroke: str = "#555555", dashed: bool = False, size: float = CELL,
+    ) -> None:
+        """One tensor element (or shape entry): a labelled square that can be hovered."""
+        box = self.rect(x, y, size, size, fill=fill, stroke=stroke, stroke_dasharray="3 2" if dashed else None)
+        caption = self.text(x + size / 2, y + size / 2 + 4, label, text_anchor="middle", font_size=11)
+        self.group([box, caption], key, links, info, class_="tl-cell")
+
+    def label(self, x: float, y: float, content: object, colour: str = COLOURS["text"], size: int = 12, **attributes: object) -> None:
+        self.add(self.text(x, y, content, fill=colour, font_size=size, **attributes))
+
+    def __str__(self) -> str:
+        width, height = _number(self.width + GAP), _number(self.height + GAP)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="tl-svg {self.css_class}" width="{width}" '
+            f'height="{height}" viewBox="0 0 {width} {height}" font-family="monospace">'
+            + "".join(self.parts)
+            + "</svg>"
+        )

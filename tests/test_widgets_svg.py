@@ -1,0 +1,59 @@
+"""SVG snapshots: fixed inputs draw the same picture, byte for byte, on every machine.
+
+After an intended change to a picture, regenerate with ``UPDATE_SNAPSHOTS=1`` and review the
+diff of ``tests/snapshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import tensorlab
+from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def graph_explorer(step: int) -> GraphExplorer:
+    x = tensorlab.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = tensorlab.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    h = x * w
+    loss = (h.exp() + x).sum()
+    return GraphExplorer(loss, names={"x": x, "w": w, "h": h, "loss": loss}, step=step)
+
+
+CASES = {
+    "broadcast_3x1_4": lambda: BroadcastExplorer((3, 1), (4,)),
+    "broadcast_error": lambda: BroadcastExplorer((2, 3), (4,)),
+    "broadcast_three_shapes": lambda: BroadcastExplorer((2, 1), (3,), "1, 1, 3"),
+    "broadcast_matmul_batch": lambda: BroadcastExplorer((2, 1, 2, 3), (4, 3, 2), matmul=True),
+    "broadcast_matmul_grid": lambda: BroadcastExplorer((2, 3), (3, 2), matmul=True),
+    "strides_transpose_slice": lambda: StrideExplorer((2, 3), "x.t()[::2]"),
+    "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
+    "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
+    "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
+    "graph_step0": lambda: graph_explorer(0),
+    "graph_step3": lambda: graph_explorer(3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_svg_matches_snapshot(name: str) -> None:
+    svg = CASES[name]().to_svg()
+    ET.fromstring(svg)  # well-formed XML, so browsers and nbconvert can show it
+    assert svg == CASES[name]().to_svg(), "not deterministic"
+    path = SNAPSHOTS / f"{name}.svg"
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.write_text(svg, encoding="utf-8")
+    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+
+
+def test_static_mimebundle_has_the_picture_and_a_summary() -> None:
+    bundle = BroadcastExplorer((2, 3), (4,))._repr_mimebundle_()
+    assert bundle["image/svg+xml"].startswith("<svg")
+    assert bundle["text/plain"].endswith("at non-singleton dimension 1")
+    assert "application/vnd.jupyter.widget-view+json" not in bundle  # no kernel here: picture only
