@@ -13,9 +13,18 @@ LAB_ARGS ?=
 # Jupyter refuses to run as root (containers, CI) unless told that it is on purpose.
 LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+CHROMIUM := /usr/bin/chromium
+
 .PHONY: lab test lint bench setup clean
 
 setup: $(STAMP)
+
+# The browser tests drive Debian's chromium through Playwright's executable_path (a browser
+# download, `playwright install`, is never used). Installed once, with apt, as root or via sudo.
+$(CHROMIUM):
+	SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,7 +36,7 @@ lab: $(STAMP)
 
 # Lint and tests both run, so one report shows both; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \
 	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \

@@ -1,5 +1,7 @@
 """nn.functional: activations, normalisation, embedding and losses as plain functions.
 
+Convolution, pooling, unfold/fold (ops/conv.py) and pad (ops/padding.py) are re-exported from ops.
+
 Ops that torch implements as one kernel with its own backward (softmax, log_softmax, gelu,
 layer_norm, embedding, the losses) are :class:`Function` subclasses here too, so ``grad_fn`` reads
 as in torch (``LogSoftmaxBackward0``, ``NllLossBackward0``...). Their forward runs in NumPy; their
@@ -22,12 +24,26 @@ import numpy as np
 from .._dtype import bool_, int32, int64, uint8
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
+from ..ops.conv import (  # convolution and pooling live in ops/conv.py (unfold + matmul); re-exported here
+    avg_pool1d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    conv_transpose1d,
+    conv_transpose2d,
+    fold,
+    max_pool1d,
+    max_pool2d,
+    unfold,
+)
 from ..ops.elementwise import where
+from ..ops.padding import pad
 
 __all__ = [
-    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
-    "embedding", "gelu", "layer_norm", "linear", "log_softmax", "mse_loss", "nll_loss",
-    "one_hot", "relu", "sigmoid", "softmax", "tanh",
+    "avg_pool1d", "avg_pool2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
+    "conv2d", "conv_transpose1d", "conv_transpose2d", "cross_entropy", "dropout", "embedding", "fold",
+    "gelu", "layer_norm", "linear", "log_softmax", "max_pool1d", "max_pool2d", "mse_loss", "nll_loss",
+    "one_hot", "pad", "relu", "sigmoid", "softmax", "tanh", "unfold",
 ]
 
 

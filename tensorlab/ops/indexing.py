@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,12 @@ def _as_items(index: Any) -> tuple:
     if isinstance(index, list) and len(index) < 32 and any(
         isinstance(i, (Tensor, list, tuple, slice)) or i is None or i is Ellipsis for i in index
     ):
+        warnings.warn(
+            "Using a non-tuple sequence for multidimensional indexing is deprecated; use "
+            "x[tuple(seq)] instead of x[seq] (torch will read it as a tensor index).",
+            UserWarning,
+            stacklevel=4,
+        )
         return tuple(index)
     return (index,)
 
@@ -87,6 +94,8 @@ def _index_item(item: Any) -> Any:
         if item.dtype is int64 or item.dtype is int32:
             return int(item.item()) if item.ndim == 0 else item._data.astype(np.int64)
         raise IndexError(INDEX_DTYPE_ERROR)
+    if isinstance(item, str):  # torch tries to read a str as a sequence of numbers
+        raise TypeError("new(): invalid data type 'str'")
     if isinstance(item, (list, tuple, np.ndarray)):
         array = np.asarray(item)
         if array.dtype == np.bool_:
@@ -436,14 +445,12 @@ def advanced_positions(layout: Layout, items: tuple) -> np.ndarray:
     return rest.reshape(r[:front] + (1,) * len(b) + r[front:]) + picked.reshape((1,) * front + b + (1,) * (len(r) - front))
 
 
-def _positions_map(x: Tensor, items: tuple) -> PositionMap:
-    """Check the index against x (raising torch's errors) and return it as a position map."""
-    advanced_positions(layout_of(x), items)
+def _positions_map(items: tuple) -> PositionMap:
     return lambda layout: advanced_positions(layout, items)
 
 
 def _advanced_getitem(x: Tensor, items: tuple) -> Tensor:
-    return PickElements.apply(x, _positions_map(x, items))
+    return PickElements.apply(x, _positions_map(items))  # torch's index errors come from forward
 
 
 def _put_value(x: Tensor, value: Any, shape: tuple) -> Any:
@@ -477,8 +484,8 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
 
 def _advanced_setitem(x: Tensor, items: tuple, value: Any) -> None:
     """``x[advanced] = value``: write into the picked storage positions (no view is involved)."""
-    positions = _positions_map(x, items)
-    where = positions(layout_of(x))
+    positions = _positions_map(items)
+    where = positions(layout_of(x))  # also checks the index, raising torch's errors
     value = _put_value(x, value, where.shape)
     if grad_state.enabled and x.requires_grad and x.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
