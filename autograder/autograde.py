@@ -1,0 +1,166 @@
+"""``autograde``: grade every submission out of kernel, in parallel, resumably, into the gradebook.
+
+Each submission is graded by a worker process (which starts one sandbox child per graded
+function); this process alone writes: the scores into the nbgrader gradebook, one transaction
+per submission, then ``tensorlab-results.json`` next to nbgrader's autograded copy, atomically.
+The results file records the submission's hash, so a re-run after an interruption grades only
+the submissions that have no results yet, or whose notebook changed since.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+import warnings
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from functools import cache
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TextIO
+
+from .course import Course
+from .spec import Case, Exercise, load_exercise
+from .verify import NotebookResult, exercise_cases, verify_notebook
+
+__all__ = ["AutogradeSummary", "autograde"]
+
+
+@dataclass
+class AutogradeSummary:
+    graded: int
+    skipped: int
+    seconds: float
+    per_notebook_seconds: list[float]
+    compute_seconds: list[float]
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def up_to_date(course: Course, student: str, assignment: str) -> bool:
+    results = course.results_path(student, assignment)
+    if not results.exists():
+        return False
+    try:
+        return json.loads(results.read_text())["sha256"] == file_hash(course.submission(student, assignment))
+    except (json.JSONDecodeError, KeyError, OSError):
+        return False
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+# --- the worker side: no gradebook, no files written, only a result returned ---
+
+_CASES: dict[str, dict[str, list[Case]]] = {}
+
+
+def _start_worker(cases: dict[str, dict[str, list[Case]]]) -> None:
+    _CASES.update(cases)
+
+
+@cache
+def _exercise(spec_path: str) -> Exercise:
+    return load_exercise(Path(spec_path))
+
+
+def grade_one(spec_path: str, assignment: str, notebook: str, timeout: float | None) -> tuple[dict, float]:
+    started = time.perf_counter()
+    result = verify_notebook(Path(notebook), _exercise(spec_path), _CASES[assignment], timeout)
+    return result.to_json(), time.perf_counter() - started
+
+
+# --- the parent side ---
+
+def record(gradebook: object, course: Course, student: str, assignment: str, result: NotebookResult) -> None:
+    """Write one submission's scores into the gradebook, in one transaction."""
+    from nbgrader.api import MissingEntry
+
+    notebook = course.exercise(assignment).notebook
+    gradebook.update_or_create_student(student)
+    try:
+        gradebook.find_submission(assignment, student)
+    except MissingEntry:
+        with warnings.catch_warnings():  # nbgrader's add_submission trips SQLAlchemy's autoflush notices
+            warnings.simplefilter("ignore")
+            gradebook.add_submission(assignment, student)
+    for function in result.functions:
+        grade = gradebook.find_grade(f"test_{function.name}", notebook, assignment, student)
+        grade.auto_score = function.score
+    gradebook.db.commit()
+
+
+class Progress:
+    """A progress bar on a terminal; one line per submission elsewhere (logs, CI)."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total, self.done, self.stream, self.started = total, 0, stream, time.perf_counter()
+        self.bar = stream.isatty()
+
+    def step(self, student: str, assignment: str, score: float, max_score: float) -> None:
+        self.done += 1
+        elapsed = time.perf_counter() - self.started
+        if self.bar:
+            filled = int(30 * self.done / self.total)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} submissions, {elapsed:.0f} s")
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"[{self.done}/{self.total}] {student}/{assignment}: {score:g}/{max_score:g} ({elapsed:.1f} s)\n")
+        self.stream.flush()
+
+
+def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: float | None = None,
+              force: bool = False, stream: TextIO = sys.stderr) -> AutogradeSummary:
+    from nbgrader.api import Gradebook
+
+    started = time.perf_counter()
+    seed = course.secret_seed
+    with Gradebook(course.db_url) as gradebook:
+        released = {assignment.name for assignment in gradebook.assignments}
+        for assignment in assignments:
+            if assignment not in released:
+                raise SystemExit(f"{assignment} is not in the gradebook: run `tensorlab course release` first")
+        assignments = assignments or [name for name in course.assignments() if name in released]
+        submissions = course.submissions(assignments)
+        todo = [(s, a) for s, a in submissions if force or not up_to_date(course, s, a)]
+        cases = {a: exercise_cases(course.exercise(a), seed) for a in {a for _, a in todo}}
+        progress = Progress(len(todo), stream)
+        per_notebook: list[float] = []
+        compute: list[float] = []
+
+        def finish(student: str, assignment: str, data: dict, seconds: float) -> None:
+            result = NotebookResult.from_json(data)
+            record(gradebook, course, student, assignment, result)
+            sha = file_hash(course.submission(student, assignment))
+            write_atomically(course.results_path(student, assignment),
+                             json.dumps({"sha256": sha, "seconds": seconds, **data}, indent=1))
+            per_notebook.append(seconds)
+            compute.append(sum(f.compute_seconds for f in result.functions))
+            progress.step(student, assignment, result.score, course.exercise(assignment).max_score)
+
+        def arguments(student: str, assignment: str) -> tuple:
+            spec = str(course.root / "specs" / f"{assignment}.py")
+            return spec, assignment, str(course.submission(student, assignment)), timeout
+
+        if jobs <= 1:
+            _start_worker(cases)
+            for student, assignment in todo:
+                finish(student, assignment, *grade_one(*arguments(student, assignment)))
+        elif todo:
+            with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(cases,)) as pool:
+                futures: dict[Future, tuple[str, str]] = {
+                    pool.submit(grade_one, *arguments(s, a)): (s, a) for s, a in todo
+                }
+                for future in as_completed(futures):
+                    finish(*futures[future], *future.result())
+    return AutogradeSummary(len(todo), len(submissions) - len(todo), time.perf_counter() - started, per_notebook, compute)

@@ -1,0 +1,156 @@
+"""The course directory: its layout, its settings, and the nbgrader steps that tensorlab wraps.
+
+    DIR/nbgrader_config.py           nbgrader's settings (course root, gradebook URL)
+    DIR/tensorlab-course.json        the secret seed for random cases (keep it private)
+    DIR/source/<assignment>/         nbgrader source notebooks, from exercises/
+    DIR/specs/<assignment>.py        grading specs, from exercises/ (not released)
+    DIR/release/<assignment>/        what students get (``release``)
+    DIR/submitted/<student>/<assignment>/<notebook>.ipynb   submissions (nbgrader's layout)
+    DIR/autograded/<student>/<assignment>/tensorlab-results.json   per-function results
+    DIR/feedback/<student>/<assignment>/<notebook>.html, DIR/grades.csv, DIR/reports/
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .spec import Exercise, load_exercise
+
+__all__ = ["Course", "init_course"]
+
+REPO_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+SETTINGS = "tensorlab-course.json"
+RESULTS = "tensorlab-results.json"
+
+CONFIG_TEMPLATE = '''\
+"""nbgrader settings for this course, written by `tensorlab course init`."""
+import os
+
+c = get_config()  # noqa: F821 - nbgrader provides it
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+c.CourseDirectory.course_id = {course_id!r}
+c.CourseDirectory.db_url = {db_url!r}
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+'''
+
+
+@dataclass(frozen=True)
+class Course:
+    root: Path
+    db_override: str | None = None
+
+    @property
+    def settings(self) -> dict:
+        path = self.root / SETTINGS
+        if not path.exists():
+            raise FileNotFoundError(f"{self.root} is not a course directory: run `tensorlab course init {self.root}`")
+        return json.loads(path.read_text())
+
+    @property
+    def db_url(self) -> str:
+        return self.db_override or self.settings["db_url"]
+
+    @property
+    def secret_seed(self) -> int:
+        return int(self.settings["secret_seed"])
+
+    def assignments(self) -> list[str]:
+        return sorted(path.stem for path in (self.root / "specs").glob("*.py"))
+
+    def exercise(self, assignment: str) -> Exercise:
+        return load_exercise(self.root / "specs" / f"{assignment}.py")
+
+    def submission(self, student: str, assignment: str) -> Path:
+        return self.root / "submitted" / student / assignment / f"{self.exercise(assignment).notebook}.ipynb"
+
+    def results_path(self, student: str, assignment: str) -> Path:
+        return self.root / "autograded" / student / assignment / RESULTS
+
+    def submissions(self, assignments: list[str]) -> list[tuple[str, str]]:
+        """(student, assignment) for every submitted notebook of ``assignments``, sorted."""
+        found = []
+        for assignment in assignments:
+            notebook = f"{self.exercise(assignment).notebook}.ipynb"
+            for path in sorted((self.root / "submitted").glob(f"*/{assignment}/{notebook}")):
+                found.append((path.parent.parent.name, assignment))
+        return found
+
+    def nbgrader_config(self) -> object:
+        from traitlets.config import Config
+
+        scripts = str(Path(sys.executable).parent)  # nbgrader runs `alembic` when it creates a gradebook
+        if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+            os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+
+        config = Config()
+        config.CourseDirectory.root = str(self.root.resolve())
+        config.CourseDirectory.db_url = self.db_url
+        config.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+        return config
+
+
+def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None = None, course_id: str = "tensorlab") -> Course:
+    """Create the course directory with every exercise found in ``exercises``."""
+    root.mkdir(parents=True, exist_ok=True)
+    db_url = db_url or f"sqlite:///{(root / 'gradebook.db').resolve()}"
+    settings = root / SETTINGS
+    if not settings.exists():  # re-running init keeps the secret seed
+        settings.write_text(json.dumps({"secret_seed": secrets.randbits(62), "db_url": db_url}, indent=2) + "\n")
+    (root / "nbgrader_config.py").write_text(CONFIG_TEMPLATE.format(course_id=course_id, db_url=db_url))
+    for spec_path in sorted(exercises.glob("*/spec.py")):
+        assignment = spec_path.parent.name
+        notebook = load_exercise(spec_path).notebook
+        source = root / "source" / assignment
+        source.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(spec_path.parent / f"{notebook}.ipynb", source / f"{notebook}.ipynb")
+        (root / "specs").mkdir(exist_ok=True)
+        shutil.copyfile(spec_path, root / "specs" / f"{assignment}.py")
+    return Course(root)
+
+
+def release(course: Course, assignments: list[str]) -> None:
+    """nbgrader's generate_assignment: release/ notebooks without solutions, and the gradebook entries."""
+    from nbgrader.apps import NbGraderAPI
+
+    api = NbGraderAPI(config=course.nbgrader_config())
+    for assignment in assignments or course.assignments():
+        outcome = api.generate_assignment(assignment, force=True)
+        if not outcome["success"]:
+            raise RuntimeError(f"nbgrader could not release {assignment}:\n{outcome['error']}\n{outcome['log']}")
+        check_grade_cells(course, assignment)
+
+
+def check_grade_cells(course: Course, assignment: str) -> None:
+    """Every graded function of the spec has a grade cell with the same points, and nothing else does."""
+    from nbgrader.api import Gradebook
+
+    exercise = course.exercise(assignment)
+    with Gradebook(course.db_url) as gradebook:
+        notebook = gradebook.find_notebook(exercise.notebook, assignment)
+        in_notebook = {cell.name: cell.max_score for cell in notebook.grade_cells}
+    in_spec = {graded.grade_id: graded.points for graded in exercise.graded}
+    if in_notebook != in_spec:
+        raise ValueError(f"{assignment}: grade cells {in_notebook} do not match the spec {in_spec}")
+
+
+def zip_collect(course: Course, archive: Path, assignment: str) -> list[str]:
+    """Unpack an LMS download (files named ``<student>_<notebook>.ipynb``) into submitted/ with nbgrader."""
+    from nbgrader.apps.zipcollectapp import ZipCollectApp
+
+    notebook = course.exercise(assignment).notebook
+    target = course.root / "downloaded" / assignment / "archive"
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(archive, target / archive.name)
+    config = course.nbgrader_config()
+    config.ZipCollectApp.force = True
+    config.FileNameCollectorPlugin.named_regexp = rf"(?:.*/)?(?P<student_id>[^/]+?)_(?P<file_id>{notebook}\.ipynb)$"
+    app = ZipCollectApp(config=config)
+    app.initialize([assignment])
+    app.start()
+    return sorted(path.parent.parent.name for path in (course.root / "submitted").glob(f"*/{assignment}/{notebook}.ipynb"))

@@ -1,0 +1,71 @@
+"""Read a submitted notebook into the definitions the grader may run, without running anything.
+
+Only definitions travel to the sandbox: imports, ``def`` and ``class`` statements, and
+assignments to plain names, in notebook order, each as its own statement so that one broken
+line costs only what depends on it. Calls at the top level (prints, checks, experiments) are
+dropped, and so are the locked test cells and imports of ``tensorlab.grading``: what is graded
+is the functions, not what the notebook did with them. A cell that does not parse is skipped
+and reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+__all__ = ["Program", "read_program"]
+
+KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
+
+
+@dataclass
+class Program:
+    """The learner's definitions: parsed statements, their sources, and the cells that did not parse."""
+
+    statements: list[ast.stmt] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    broken_cells: list[str] = field(default_factory=list)
+
+
+def is_locked_test_cell(cell: nbformat.NotebookNode) -> bool:
+    grading = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(grading.get("grade")) and not grading.get("solution")
+
+
+def is_kept(statement: ast.stmt) -> bool:
+    if not isinstance(statement, KEPT):
+        return False
+    if isinstance(statement, ast.ImportFrom) and (statement.module or "").startswith("tensorlab.grading"):
+        return False
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return all(isinstance(target, ast.Name) for target in targets)
+    return True
+
+
+def python_source(cell_source: str) -> str:
+    """The cell as plain Python: IPython magics and shell escapes become ordinary calls."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(cell_source)
+
+
+def read_program(path: Path) -> Program:
+    notebook = nbformat.read(str(path), as_version=4)
+    program = Program()
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type != "code" or is_locked_test_cell(cell):
+            continue
+        try:
+            tree = ast.parse(python_source(cell.source))
+        except (SyntaxError, ValueError) as error:
+            program.broken_cells.append(f"cell {number}: {type(error).__name__}: {error}")
+            continue
+        for statement in tree.body:
+            if is_kept(statement):
+                program.statements.append(statement)
+                program.sources.append(ast.unparse(statement))
+    return program

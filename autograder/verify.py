@@ -1,0 +1,222 @@
+"""Out-of-kernel verification: run each graded function in a sandbox child, judge its results here.
+
+The grader never runs learner code. For each graded function it starts one child process
+(``sandbox.py``) with the learner's definitions and the cases' inputs as plain data; the child
+answers with plain data, and this process compares it with the reference's outcome, strictly.
+One child per function means a crash, a timeout or a memory blow-up costs only that function.
+A function scores all of its points when every case passes, else none (like an nbgrader test cell).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import tensorlab.grading.plain as plain
+from tensorlab.grading.compare import Raised
+from tensorlab.grading.rules import rule_violations
+
+from .extract import Program, read_program
+from .spec import Case, Exercise, Graded
+
+__all__ = ["FunctionResult", "NotebookResult", "verify_notebook", "verify_program"]
+
+SANDBOX = Path(__file__).with_name("sandbox.py")
+
+
+@dataclass
+class FunctionResult:
+    name: str
+    score: float
+    max_score: float
+    outcome: str  # passed, wrong, missing, crashed, timed out, forbidden
+    message: str  # for the learner: never describes a hidden case's inputs
+    cases_passed: int
+    cases: int
+    compute_seconds: float  # time spent inside the learner's function, for the benchmark
+
+
+@dataclass
+class NotebookResult:
+    functions: list[FunctionResult]
+    broken_cells: list[str]
+
+    @property
+    def score(self) -> float:
+        return sum(result.score for result in self.functions)
+
+    def to_json(self) -> dict:
+        return {"functions": [asdict(result) for result in self.functions], "broken_cells": self.broken_cells}
+
+    @classmethod
+    def from_json(cls, data: dict) -> NotebookResult:
+        return cls([FunctionResult(**result) for result in data["functions"]], data["broken_cells"])
+
+
+def child_environment(workdir: str) -> dict[str, str]:
+    keep = {name: os.environ[name] for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if name in os.environ}
+    single_thread = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    return {**keep, **single_thread, "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def run_in_sandbox(program: Program, graded: Graded, cases: list[Case], timeout: float, memory_mb: int) -> tuple[list[dict], str]:
+    """The child's result lines, and how it ended: "exited", "timed out" or "killed by SIG...". """
+    with tempfile.TemporaryDirectory(prefix="tensorlab-grade-") as root:
+        workdir = Path(root, "work")
+        workdir.mkdir()
+        request = {
+            "statements": program.sources,
+            "function": graded.name,
+            "cases": [plain.encode(case.arguments) for case in cases],
+            "forbidden": list(graded.all_forbidden()),
+            "plain_module": plain.__file__,
+            "cpu_seconds": max(1, int(timeout) + 1),
+            "memory_bytes": memory_mb << 20,
+        }
+        results_path = Path(root, "results.jsonl")
+        with results_path.open("wb") as results:
+            child = subprocess.Popen(
+                [sys.executable, "-I", str(SANDBOX)], stdin=subprocess.PIPE, stdout=results,
+                stderr=subprocess.DEVNULL, cwd=workdir, env=child_environment(str(workdir)), start_new_session=True,
+            )
+            ending = "exited"
+            try:
+                child.communicate(json.dumps(request).encode(), timeout=timeout)
+            except subprocess.TimeoutExpired:
+                ending = "timed out"
+            finally:
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)  # the child and anything it left behind
+                except ProcessLookupError:
+                    pass
+                child.wait()
+            if ending == "exited" and child.returncode < 0:
+                ending = f"killed by {signal.Signals(-child.returncode).name}"
+            elif ending == "exited" and child.returncode != 0:
+                ending = f"exited with status {child.returncode}"
+        lines = []
+        for text in results_path.read_text(errors="replace").splitlines():
+            try:
+                lines.append(json.loads(text))
+            except json.JSONDecodeError:
+                break
+        return lines, ending
+
+
+def outcome_of(line: dict) -> Any:
+    """The learner's result as trusted plain data (or a Raised); a NotPlain marker otherwise."""
+    if "raised" in line:
+        return Raised(str(line["raised"]), str(line.get("message", "")))
+    if "not_plain" in line:
+        return NotPlain(str(line["not_plain"]))
+    try:
+        return plain.decode(line["value"])
+    except Exception:  # malformed data from the child is the learner's problem, not the grader's
+        return NotPlain("malformed data")
+
+
+@dataclass(frozen=True)
+class NotPlain:
+    type_name: str
+
+
+def hidden_summary(problem: str) -> str:
+    """What went wrong in a hidden case, without its inputs or values."""
+    for key, summary in (("shape", "wrong shape"), ("dtype", "wrong dtype"), ("raised", "an unexpected exception"),
+                         ("to be raised", "no exception where one was expected"), ("message", "wrong error message"),
+                         ("values differ", "wrong values"), ("expected", "wrong result")):
+        if key in problem:
+            return summary
+    return "wrong result"
+
+
+def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, timeout: float) -> FunctionResult:
+    task, points = graded.task, graded.points
+    seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
+
+    def result(outcome: str, message: str, passed: int) -> FunctionResult:
+        score = points if outcome == "passed" else 0.0
+        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds)
+
+    called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
+    if called:
+        return result("forbidden", f"calls {', '.join(called)}, which this exercise asks you to write yourself", 0)
+    for number, (case, line) in enumerate(zip(cases, lines, strict=False)):
+        got = outcome_of(line)
+        if isinstance(got, Raised) and got.exception == "NameError" and f"'{graded.name}'" in got.message:
+            return result("missing", f"{graded.name} is not defined (check its name and that its cell runs)", 0)
+        if isinstance(got, Raised) and got.exception == "NotImplementedError" and not isinstance(case.expected, Raised):
+            return result("missing", f"{graded.name} is not written yet (it raises NotImplementedError)", number)
+        if isinstance(got, NotPlain):
+            problem = f"returned a {got.type_name}; the grader accepts only plain data (NumPy arrays, numbers, tuples, lists, dicts)"
+        else:
+            problem = task.problem(case.arguments, case.expected, got)
+        if problem:
+            if case.visible:
+                message = f"{task.describe_call(case.arguments)}: {problem}. Hint: {task.hint}"
+            else:
+                message = f"passes the examples but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}. Hint: {task.hint}"
+            return result("wrong", message, number)
+    if len(lines) < len(cases):
+        where = f"while running case {len(lines) + 1} of {len(cases)}"
+        if ending == "timed out":
+            return result("timed out", f"took longer than {timeout:g} s {where} (an endless loop?)", len(lines))
+        return result("crashed", f"the process running it stopped ({ending}) {where}", len(lines))
+    return result("passed", f"all {len(cases)} cases pass", len(cases))
+
+
+def verify_program(program: Program, exercise: Exercise, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+    """Grade every function of ``exercise`` defined by ``program``, one sandbox child each."""
+    timeout = timeout or exercise.timeout
+    results = []
+    for graded in exercise.graded:
+        violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), graded.task.forbid_loops)
+        if violations:
+            results.append(FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0))
+            continue
+        if not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
+            results.append(FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0))
+            continue
+        lines, ending = run_in_sandbox(program, graded, cases[graded.name], timeout, exercise.memory_mb)
+        results.append(judge(graded, cases[graded.name], lines, ending, timeout))
+    return NotebookResult(results, program.broken_cells)
+
+
+def _assigned(statement: Any) -> set[str]:
+    from tensorlab.grading.rules import bound_names
+
+    return bound_names(statement)
+
+
+def exercise_cases(exercise: Exercise, seed: int | None) -> dict[str, list[Case]]:
+    """Every graded function's cases; ``seed=None`` gives the public ones (examples + public random)."""
+    from tensorlab.grading.tasks import PUBLIC_RANDOM_CASES, PUBLIC_SEED
+
+    cases = {}
+    for graded in exercise.graded:
+        if seed is None:
+            public = Graded(graded.name, graded.points, PUBLIC_RANDOM_CASES, graded.forbidden)
+            cases[graded.name] = [Case(c.arguments, c.expected, True) for c in exercise.cases(public, PUBLIC_SEED)]
+        else:
+            cases[graded.name] = exercise.cases(graded, seed)
+    return cases
+
+
+def verify_notebook(path: Path, exercise: Exercise, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+    try:
+        program = read_program(path)
+    except Exception as error:  # an unreadable notebook scores zero, with a reason
+        program = Program(broken_cells=[f"the notebook could not be read: {type(error).__name__}: {error}"])
+    return verify_program(program, exercise, cases, timeout)
+
+
+_ = np  # NumPy arrays are what plain data decodes to

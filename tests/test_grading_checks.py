@@ -1,0 +1,102 @@
+"""tensorlab.grading's pieces: references agree with torch, strict comparison, in-kernel checks, sandbox guards."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+import pytest
+import torch
+
+from autograder.extract import Program
+from autograder.spec import Exercise, Graded
+from autograder.verify import exercise_cases, verify_program
+from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
+from tensorlab.grading.plain import NotPlainData, decode, encode
+from tensorlab.grading.tasks import expected_outcome
+
+TORCH_REFERENCES = {
+    "broadcast_shape": lambda a, b: tuple(torch.broadcast_shapes(a, b)),
+    "broadcast_add": lambda a, b: (torch.from_numpy(a) + torch.from_numpy(b)).numpy(),
+    "expand_to": lambda x, shape: torch.from_numpy(x).expand(shape).numpy().copy(),
+    "gather_loops": lambda x, d, i: torch.gather(torch.from_numpy(x), d, torch.from_numpy(i)).numpy(),
+    "scatter_add_loops": lambda x, d, i, s: torch.from_numpy(x).scatter_add(d, torch.from_numpy(i), torch.from_numpy(s)).numpy(),
+    "sum_to_shape": lambda g, shape: torch.from_numpy(g).sum_to_size(shape).numpy().copy() if shape else np.asarray(g.sum()),
+}
+
+
+@pytest.mark.parametrize("name", TORCH_REFERENCES)
+def test_references_agree_with_torch(name: str) -> None:
+    task = find_task(name)
+    for case in task.cases(seed=3, random_cases=30):
+        ours = expected_outcome(task, case)
+        try:
+            theirs = TORCH_REFERENCES[name](*case)
+        except RuntimeError as error:
+            theirs = Raised("RuntimeError", str(error))
+        if isinstance(ours, Raised):
+            assert isinstance(theirs, Raised) and ours.exception == theirs.exception, case
+            if name == "broadcast_add":
+                assert ours.message == theirs.message
+        else:
+            assert difference(theirs, ours) is None, (case, ours, theirs)
+
+
+def test_backward_references_agree_with_torch() -> None:
+    task = find_task("mul_backward")
+    for grad, x, y in task.cases(seed=3, random_cases=20):
+        a, b = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+        (a * b).backward(torch.from_numpy(grad))
+        assert difference((a.grad.numpy(), b.grad.numpy()), expected_outcome(task, (grad, x, y)), task.tolerance) is None
+
+
+def test_plain_data_round_trips_and_refuses_objects() -> None:
+    value = {"a": (1, 2.5, [np.arange(3), np.array(2.0)]), "b": None}
+    assert difference(value, decode(encode(value))) is None
+    for not_plain in (object(), np.zeros(2).view(np.matrix), type("T", (tuple,), {})(), torch.zeros(2)):
+        with pytest.raises(NotPlainData):
+            encode(not_plain)
+
+
+def test_difference_is_strict_and_readable() -> None:
+    assert "expected tuple" in difference((2, 3), [2, 3])
+    assert "dtype" in difference(np.zeros(2), np.zeros(2, np.float32))
+    assert "index (1,)" in difference(np.array([1.0, 2.0]), np.array([1.0, 5.0]))
+
+
+def test_in_kernel_check_passes_warning_code_and_explains_failures() -> None:
+    def broadcast_shape(a, b):
+        import warnings
+
+        warnings.warn("noisy but right", UserWarning, stacklevel=1)
+        ndim = max(len(a), len(b))
+        a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
+        if any(x != y and 1 not in (x, y) for x, y in zip(a, b, strict=True)):
+            raise RuntimeError("clash")
+        return tuple(x if y == 1 else y for x, y in zip(a, b, strict=True))
+
+    check("broadcast_shape", broadcast_shape)
+    with pytest.raises(CheckFailed, match="expected tuple"):
+        check("broadcast_shape", lambda a, b: list(broadcast_shape(a, b)))
+
+
+def sandboxed(source: str, name: str = "broadcast_shape") -> str:
+    tree = ast.parse(source)
+    program = Program(tree.body, [ast.unparse(s) for s in tree.body])
+    exercise = Exercise(notebook="x", graded=(Graded(name, 1, random_cases=0),), timeout=5)
+    return verify_program(program, exercise, exercise_cases(exercise, 1)).functions[0].outcome
+
+
+@pytest.mark.parametrize("attack", [
+    "import socket\n    socket.create_connection(('127.0.0.1', 9))",
+    "open('/tmp/tensorlab-sandbox-escape', 'w').write('x')",
+    "import subprocess\n    subprocess.run(['true'])",
+])
+def test_sandbox_refuses_network_processes_and_outside_writes(attack: str) -> None:
+    source = f"def broadcast_shape(a, b):\n    {attack}\n    return (3, 4)"
+    assert sandboxed(source) == "wrong"  # the attempt raises PermissionError inside the child
+
+
+def test_sandbox_grades_the_right_answer() -> None:
+    source = "import numpy as np\ndef broadcast_shape(a, b):\n    return tuple(int(s) for s in np.broadcast_shapes(a, b))"
+    assert sandboxed(source) == "forbidden"
