@@ -9,30 +9,63 @@ from __future__ import annotations
 
 from . import autograd
 from ._creation import (
-    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
-    ones_like, tensor, zeros, zeros_like,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from ._dtype import (
     bool_ as bool,  # noqa: A004 - torch's name
-    dtype, float16, float32, float64, get_default_dtype, int32, int64, promote_types,
-    result_type, set_default_dtype, uint8,
 )
-from ._random import manual_seed, rand, rand_like, randint, randint_like, randn, randn_like, seed, initial_seed
+from ._dtype import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    promote_types,
+    result_type,
+    set_default_dtype,
+    uint8,
+)
+from ._random import (
+    initial_seed,
+    manual_seed,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    seed,
+)
 from ._storage import Storage
 from ._tensor import Size, Tensor
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
+from .ops.einsum import *  # noqa: F403
 from .ops.elementwise import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
-from .ops.movement import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
+from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.scatter import *  # noqa: F403
-from .ops.conv import *  # noqa: F403
-from .ops.einsum import *  # noqa: F403
 from .ops.shape import *  # noqa: F403
 
 half, float, double = float16, float32, float64  # noqa: A001
@@ -45,7 +78,7 @@ __version__ = "0.1.0"
 _LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "func", "widgets", "grading", "kernels", "distributed"}
 
 
-def __getattr__(name: str):  # noqa: ANN202
+def __getattr__(name: str):
     if name in _LAZY_SUBMODULES:
         import importlib
 

@@ -129,14 +129,14 @@ def check_op(
         warnings.simplefilter("ignore")
         try:
             out_t = fn(torch, *inputs_t)
-        except Exception as error:  # noqa: BLE001 - any torch error must be mirrored
+        except Exception as error:
             expected_error: Exception | None = error
         else:
             expected_error = None
         if expected_error is not None:
             try:
                 fn(tl, *inputs_m)
-            except Exception as got:  # noqa: BLE001
+            except Exception as got:
                 assert isinstance(got, type(expected_error)) or type(expected_error).__name__ in {
                     c.__name__ for c in type(got).__mro__
                 }, f"torch raised {type(expected_error).__name__}: {expected_error}; tensorlab raised {type(got).__name__}: {got}"
