@@ -197,15 +197,19 @@ def _check_batched(xs: Shape, x_dtype: dtype, ys: Shape, y_dtype: dtype) -> None
 
 
 # --- the ops ------------------------------------------------------------------------------
-class Dot(Function):
-    """z = sum_k x_k y_k. dz/dx = y, dz/dy = x (times the incoming scalar gradient)."""
-
-    backward_name = "DotBackward0"
+class _Product(Function):
+    """The forward shared by dot, mm, bmm and matmul: keep both operands, one np.matmul."""
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
         ctx.save_for_backward(x, y)
         return _product(x._data, y._data, x.dtype)
+
+
+class Dot(_Product):
+    """z = sum_k x_k y_k. dz/dx = y, dz/dy = x (times the incoming scalar gradient)."""
+
+    backward_name = "DotBackward0"
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
@@ -216,45 +220,36 @@ class Dot(Function):
         )
 
 
-class Mm(Function):
+def _matrix_grads(ctx: Any, grad: Tensor, product: Any) -> tuple:
+    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad, with ``product`` = mm or bmm."""
+    x, y = ctx.saved_tensors
+    return (
+        product(grad, y.mT) if ctx.needs_input_grad[0] else None,
+        product(x.mT, grad) if ctx.needs_input_grad[1] else None,
+    )
+
+
+class Mm(_Product):
     """Z = X Y for matrices. dZ/dX: grad @ Y^T; dZ/dY: X^T @ grad."""
 
     backward_name = "MmBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
-        ctx.save_for_backward(x, y)
-        return _product(x._data, y._data, x.dtype)
-
-    @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        return (
-            mm(grad, y.transpose(0, 1)) if ctx.needs_input_grad[0] else None,
-            mm(x.transpose(0, 1), grad) if ctx.needs_input_grad[1] else None,
-        )
+        return _matrix_grads(ctx, grad, mm)
 
 
-class Bmm(Function):
+class Bmm(_Product):
     """Z[b] = X[b] Y[b] for each batch b. Gradients as for mm, batch by batch."""
 
     backward_name = "BmmBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
-        ctx.save_for_backward(x, y)
-        return _product(x._data, y._data, x.dtype)
-
-    @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        return (
-            bmm(grad, y.transpose(1, 2)) if ctx.needs_input_grad[0] else None,
-            bmm(x.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None,
-        )
+        return _matrix_grads(ctx, grad, bmm)
 
 
-class Matmul(Function):
+class Matmul(_Product):
     """Z = X @ Y with broadcast batch dims and 1-D operands as row/column.
 
     Backward: make the 1-D operands matrices again (x as ``(1, n)``, y as ``(n, 1)``) and put
@@ -264,11 +259,6 @@ class Matmul(Function):
     """
 
     backward_name = "UnsafeViewBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
-        ctx.save_for_backward(x, y)
-        return _product(x._data, y._data, x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
