@@ -15,7 +15,6 @@ from typing import Any
 
 from .._creation import tensor, zeros_like
 from .._dtype import float32
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -46,18 +45,6 @@ class Adam(Optimizer):
             decoupled_weight_decay=decoupled_weight_decay,
         )
         super().__init__(params, defaults)
-
-    def step(self, closure: Any = None) -> Any:
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        self._update(param, group)
-        return loss
 
     def _state_for(self, param: Any, amsgrad: bool) -> dict[str, Any]:
         state = self.state[param]

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
 
 __all__ = ["Optimizer", "required"]
 
@@ -83,6 +84,20 @@ class Optimizer:
                     param.grad = param.grad.detach().zero_()
 
     def step(self, closure: Any = None) -> Any:
+        """One update of every parameter that has a gradient (``closure`` re-evaluates the loss)."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for param in group["params"]:
+                    if param.grad is not None:
+                        self._update(param, group)
+        return loss
+
+    def _update(self, param: Any, group: dict[str, Any]) -> None:
+        """The optimizer's rule for one parameter: what each subclass defines."""
         raise NotImplementedError
 
     # --- saving and restoring ----------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -33,18 +32,6 @@ class SGD(Optimizer):
             maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused,
         )
         super().__init__(params, defaults)
-
-    def step(self, closure: Any = None) -> Any:
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        self._update(param, group)
-        return loss
 
     def _update(self, param: Any, group: dict[str, Any]) -> None:
         grad = -param.grad if group["maximize"] else param.grad
