@@ -214,3 +214,20 @@ def test_pool_errors() -> None:
     check_op(lambda lib, a: functional(lib).avg_pool1d(a, 3, 2, 2), x, match="pad should be at most half")
     check_op(lambda lib, a: functional(lib).max_pool2d(a, 3), np.zeros((1, 3, 2, 2)), match="Output size is too small")
     check_op(lambda lib, a: functional(lib).max_pool1d(a, 2), np.arange(8).reshape(1, 2, 4))
+
+
+def test_benchmark_shape_and_non_contiguous_input_match_torch() -> None:
+    """The benchmark's shape (N=32, C 16->32, L=1024, k=5) at a smaller batch, fed a transposed view."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 256, 16)).astype(T32)  # (N, L, C): transposed to (N, C, L) inside
+    w = rng.standard_normal((32, 16, 5)).astype(T32)
+    b = rng.standard_normal(32).astype(T32)
+    check_op(lambda lib, a, k, c: functional(lib).conv1d(a.transpose(1, 2), k, c, padding=2), x, w, b, rtol=1e-4, atol=1e-4)
+    check_op(lambda lib, a, k: functional(lib).conv2d(a, k[:, :, None, :].expand(32, 16, 2, 5), stride=(1, 3), groups=1), x.transpose(0, 2, 1)[:, :, None, :].repeat(3, axis=2), w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("groups", [1, 3])
+def test_conv_empty_batch_matches_torch(groups: int) -> None:
+    x = np.zeros((0, 3, 5), np.float32)
+    w = np.ones((3, 3 // groups, 2), np.float32)
+    check_op(lambda lib, a, k, c: functional(lib).conv1d(a, k, c, groups=groups), x, w, np.ones(3, np.float32))

@@ -5,15 +5,22 @@ A convolution is two steps:
 1. **unfold** (im2col): a strided *view* of the zero-padded input whose extra dims walk the
    kernel window — shape ``(N, C, *out, *kernel)``, no copy (:func:`sliding_windows`);
 2. **one matmul**: every window, flattened to ``C*K`` numbers, times the weight matrix
-   ``(C*K, O)``. That product is where all the arithmetic happens (BLAS).
+   ``(O, C*K)``. That product is where all the arithmetic happens (BLAS).
+
+For speed, the convolution copies the windows once into a contiguous ``(C*K, N*positions)``
+matrix (:func:`gemm_columns`), so forward, grad-input and grad-weight are each a single 2-D GEMM
+over the whole batch — no per-sample loop, no strided operand that would make BLAS copy or fall
+back to a slow loop. (F.unfold itself returns torch's ``(N, C*K, L)`` layout.)
 
 Its backward needs the adjoint of step 1, "fold" (col2im, :func:`add_windows_back`): every
 window position adds its values back to the input elements it read. The transposed convolution
 is exactly the backward-for-input of a convolution, so it is built from the same two pieces in
 the other order. Pooling reuses the windows: max or mean over the kernel dims.
 
-Backward rules here compute with NumPy directly, so they are not themselves differentiable
-(no double backward through conv/pool, unlike torch).
+Backward rules here compute with NumPy directly, so they are not themselves differentiable: with
+``create_graph=True`` their gradients are usable, but differentiating them again raises a clear
+error (:class:`NotTwiceDifferentiable`) instead of silently treating them as constants. Unfold
+and fold are each other's backward, so those two do support double backward.
 """
 
 from __future__ import annotations
@@ -229,7 +236,7 @@ def _batch_first(rows: np.ndarray, n: int, out: tuple) -> np.ndarray:
 
 def _channels_first(grad: np.ndarray) -> np.ndarray:
     """(N, O, *out) -> contiguous (O, N*P), the matmul's layout (also materialises an expanded grad)."""
-    return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], -1)
+    return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], math.prod(grad.shape) // grad.shape[1])
 
 
 class Convolution(Function):
@@ -255,8 +262,8 @@ class Convolution(Function):
             )
         cols, out = gemm_columns(xp, kernel, stride, dilation)  # unfold: (C*K, N*P)
         w = weight._data.reshape(groups, weight.shape[0] // groups, -1)  # (G, O/G, C/G*K)
-        y = np.matmul(w, cols.reshape(groups, -1, cols.shape[1]))  # (G, O/G, N*P): the one matmul
-        y = y.reshape(weight.shape[0], -1)  # (O, N*P)
+        y = np.matmul(w, cols.reshape(groups, w.shape[2], cols.shape[1]))  # (G, O/G, N*P): the one matmul
+        y = y.reshape(weight.shape[0], cols.shape[1])  # (O, N*P)
         if bias is not None:
             y += bias._data[:, None]
         ctx.save_for_backward(x, weight)
@@ -270,7 +277,8 @@ class Convolution(Function):
         stride, pads, dilation, groups, padded_shape = ctx.geometry
         n, o = grad.shape[:2]
         out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
-        g = _channels_first(grad._data).reshape(groups, o // groups, -1)  # (G, O/G, N*P)
+        g = _channels_first(grad._data)  # (O, N*P)
+        g = g.reshape(groups, o // groups, g.shape[1])  # (G, O/G, N*P)
         w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
         grad_x = grad_w = grad_b = None
         if ctx.needs_input_grad[0]:
@@ -281,7 +289,7 @@ class Convolution(Function):
             dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)  # fold: (N, C, *padded)
             grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, tuple(x.shape[2:]))), x.dtype)
         if ctx.needs_input_grad[1]:
-            cols = ctx.cols.reshape(groups, -1, ctx.cols.shape[1])  # (G, C/G*K, N*P)
+            cols = ctx.cols.reshape(groups, w.shape[2], ctx.cols.shape[1])  # (G, C/G*K, N*P)
             dw = np.matmul(g, cols.transpose(0, 2, 1))  # (G, O/G, C/G*K): one matmul
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
@@ -364,7 +372,7 @@ class ConvolutionTranspose(Function):
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(grad._data.sum(axis=(0, *range(2, grad.ndim))), grad.dtype)
-        return grad_x, grad_w, grad_b, None, None, None, None, None
+        return _first_order_only("conv_transpose", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 5
 
 
 def _group_rows(x: np.ndarray, groups: int) -> np.ndarray:
@@ -582,7 +590,8 @@ class MaxPool(Function):
         np.put_along_axis(windows, ctx.winner[..., None], grad._data[..., None], axis=-1)
         windows = windows.reshape(*grad.shape, *kernel)
         dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)
-        return Tensor._from_array(_crop(dxp, pads, ctx.input_spatial), grad.dtype), None, None, None, None
+        grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, ctx.input_spatial)), grad.dtype)
+        return _first_order_only("max_pool", (grad_x,), grad) + (None,) * 4
 
 
 def _flat_input_index(winner: np.ndarray, kernel: tuple, stride: tuple, pads: Pads, dilation: tuple, spatial: tuple) -> np.ndarray:
@@ -649,7 +658,8 @@ class AvgPool(Function):
         share = (grad._data / ctx.divisor).astype(grad.dtype.numpy)
         windows = np.broadcast_to(share.reshape(*share.shape, *(1,) * len(kernel)), (*share.shape, *kernel))
         dxp = add_windows_back(windows, padded_shape[2:], stride, (1,) * len(kernel))
-        return Tensor._from_array(_crop(dxp, pads, spatial), grad.dtype), None, None, None, None, None, None
+        grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, spatial)), grad.dtype)
+        return _first_order_only("avg_pool", (grad_x,), grad) + (None,) * 6
 
 
 def _avg_divisor(spatial: tuple, kernel: tuple, stride: tuple, pads: Pads, padding: tuple, count_include_pad: bool, divisor_override: int | None) -> np.ndarray:
