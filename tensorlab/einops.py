@@ -5,28 +5,34 @@ groups them with brackets. Every call is the same few tensor steps, so a reader 
 
 1. **reshape** the input so that each elementary axis of the left side is its own dim
    (a group ``(h1 h)`` of size 30 with ``h1=2`` splits into 2 x 15);
-2. **reduce** the axes missing on the right (``reduce`` only), with sum / mean / max / min / prod;
+2. **reduce** the axes missing on the right (``reduce`` only), with sum / mean / max / min / prod (or any / all);
 3. **permute** the axes into the order they appear on the right;
 4. **expand** new axes (``repeat`` only: a size-1 dim stretched with stride 0, no copy);
 5. **reshape** to the right side's groups (merging ``(b h1)``).
 
 A list of tensors is stacked along a new first axis first. Errors raise :class:`EinopsError`
 with the einops package's messages.
+
+Importing this module also teaches the einops package itself about tensorlab tensors (when it is
+installed), so ``einops.rearrange(tl_tensor, ...)``, ``einops.reduce``, ``einops.repeat``,
+``einops.einsum`` and ``einops.pack`` work on them as well — see :func:`register_einops_backend`.
+``import tensorlab`` alone never imports einops.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import keyword
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._tensor import Tensor
 
-__all__ = ["EinopsError", "rearrange", "reduce", "repeat"]
+__all__ = ["EinopsError", "rearrange", "reduce", "register_einops_backend", "repeat"]
 
 ELLIPSIS = "…"  # one name for '...' while parsing; its dims become '…0', '…1', ...
 BRACKETED_ELLIPSIS = "(…)"  # '...' inside brackets: its dims merge into that group
-REDUCTIONS = ("min", "max", "sum", "mean", "prod")
+REDUCTIONS = ("min", "max", "sum", "mean", "prod", "any", "all")
 
 
 class EinopsError(RuntimeError):
@@ -183,20 +189,28 @@ def _solve_sizes(groups: list[list[str]], shape: tuple, known: dict[str, int]) -
     return sizes
 
 
-def _reduce_axes(x: Tensor, dims: list[int], operation: Any) -> Tensor:
+def reduce_dims(x: Tensor, dims: Sequence[int], operation: Any) -> Tensor:
+    """Reduce ``dims`` of ``x`` with one of REDUCTIONS (or a callable ``f(x, dims)``).
+
+    Shared with :mod:`tensorlab.einops_backend`, so both routes reduce with the same ops.
+    """
     if not dims:
         return x
     if callable(operation):
         return operation(x, tuple(dims))
     if operation == "sum":
-        return x.sum(dims)
+        return x.sum(tuple(dims))
     if operation == "mean":
-        return x.mean(dims)
-    if operation == "prod":
-        for d in sorted(dims, reverse=True):  # prod takes one dim at a time
-            x = x.prod(d)
-        return x
-    return x.amax(dims) if operation == "max" else x.amin(dims)
+        if not x.is_floating_point():  # einops refuses before torch would, with its own error
+            raise NotImplementedError("reduce_mean is not available for non-floating tensors")
+        return x.mean(tuple(dims))
+    if operation == "max":
+        return x.amax(tuple(dims))
+    if operation == "min":
+        return x.amin(tuple(dims))
+    for d in sorted(dims, reverse=True):  # prod, any and all take one dim at a time, as in torch
+        x = getattr(x, operation)(d)
+    return x
 
 
 def _apply(operation: Any, tensor: Any, pattern: str, axes_lengths: dict[str, int]) -> Tensor:
@@ -226,7 +240,7 @@ def _apply(operation: Any, tensor: Any, pattern: str, axes_lengths: dict[str, in
     right_names = [n for group in right_groups for n in group]
     if operation not in ("rearrange", "repeat"):
         gone = [i for i, n in enumerate(elementary) if n not in right_names]
-        x = _reduce_axes(x, gone, operation)
+        x = reduce_dims(x, gone, operation)
         elementary = [n for n in elementary if n in right_names]
 
     # 4. permute into the right side's order, 5. add new axes (repeat)
@@ -283,3 +297,23 @@ def reduce(tensor: Any, pattern: str, reduction: str | Callable, **axes_lengths:
 def repeat(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
     """Add (and tile along) new axes: ``repeat(x, 'h w -> h w c', c=3)`` or ``'h w -> (2 h) w'``."""
     return _run("repeat", tensor, pattern, axes_lengths)
+
+
+# --- the einops package on tensorlab tensors ----------------------------------------------------
+def register_einops_backend() -> bool:
+    """Make ``einops.rearrange(tl_tensor, ...)`` (and the rest of the einops package) work.
+
+    einops finds the backend for an unknown tensor type by scanning the subclasses of its
+    ``AbstractBackend``, so defining ours — importing :mod:`tensorlab.einops_backend` — is the
+    whole registration. That import needs einops itself, which is why it happens here, on
+    ``import tensorlab.einops``, and not on ``import tensorlab``. Calling it again is harmless.
+    Returns False (and changes nothing) where the einops package is not installed.
+    """
+    if importlib.util.find_spec("einops") is None:
+        return False
+    from . import einops_backend  # noqa: F401 - defining the subclass registers it
+
+    return True
+
+
+register_einops_backend()

@@ -66,6 +66,14 @@ def test_reduce_matches_einops(reduction: str) -> None:
         check_op(lambda lib, t, p=pattern, s=sizes: ops(lib).reduce(t, p, reduction, **s), x)
 
 
+@pytest.mark.parametrize("reduction", ["any", "all", "sum", "max", "mean"])
+def test_reduce_integer_and_bool_tensors(reduction: str) -> None:
+    """any/all reduce ints and bools; mean of integers is refused with einops' NotImplementedError."""
+    integers = rng.integers(0, 3, (2, 3, 4))
+    check_op(lambda lib, x: ops(lib).reduce(x, "a b c -> b", reduction), integers)
+    check_op(lambda lib, x: ops(lib).reduce(x, "a (b c) -> a", reduction, c=2), integers[0] > 0)
+
+
 def test_reduce_with_a_callable() -> None:
     x = rng.standard_normal((2, 3, 4))
     check_op(lambda lib, t: ops(lib).reduce(t, "a b c -> a", lambda v, dims: v.sum(dims)), x)

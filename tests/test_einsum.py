@@ -35,6 +35,20 @@ SEED_CASES = {
     "batch diag": ("bii->bi", [randn(2, 3, 3)]),
     "hadamard kept": ("ij,ij->ij", [randn(2, 3), randn(2, 3)]),
     "label in first and third": ("ij,jk,il->kl", [randn(2, 3), randn(3, 4), randn(2, 5)]),
+    "explicit trace": ("ii->", [randn(4, 4)]),
+    "trace of a product": ("ij,ji->", [randn(3, 4), randn(4, 3)]),
+    "diagonal kept in another operand": ("ii,i->i", [randn(3, 3), randn(3)]),
+    "repeated label in two operands": ("iij,jj->ij", [randn(2, 2, 3), randn(3, 3)]),
+    "diagonal under an ellipsis": ("...ii->...i", [randn(2, 3, 4, 4)]),
+    "trace under an ellipsis, implicit": ("...ii", [randn(2, 4, 4)]),
+    "ellipsis in the middle": ("i...j->j...i", [randn(2, 3, 4, 5)]),
+    "ellipsis moved to the end": ("...ij->ij...", [randn(2, 3, 4)]),
+    "ellipsis reduced away": ("...ij->ij", [randn(2, 3, 4)]),
+    "ellipsis of no dims": ("...ij,jk->...ik", [randn(2, 3), randn(3, 4)]),
+    "ellipsis size-1 broadcast": ("...i,...i->...", [randn(4, 1, 3), randn(5, 3)]),
+    "spaces everywhere, implicit": (" i j , j k ", [randn(2, 3), randn(3, 4)]),
+    "spaces around ellipsis": ("... i j -> ... j i", [randn(2, 3, 4)]),
+    "scalar operand": (",ij->ij", [np.array(2.5, dtype=np.float32), randn(2, 3)]),
 }
 
 
@@ -48,6 +62,30 @@ def test_sublist_form_with_ellipsis() -> None:
     a, b = randn(3, 2, 5), randn(3, 5, 4)
     check_op(lambda lib, x, y: lib.einsum(x, [..., 0, 1], y, [..., 1, 2], [..., 0, 2]), a, b)
     check_op(lambda lib, x, y: lib.einsum(x, [0, 27], y, [2, 27]), randn(2, 3), randn(4, 3))
+
+
+SUBLIST_CASES = {
+    "trace": lambda lib, x: lib.einsum(x, [0, 0]),
+    "diagonal": lambda lib, x: lib.einsum(x, [0, 0], [0]),
+    "implicit output of two": lambda lib, x: lib.einsum(x, [1, 0], x, [0, 2]),
+    "ellipsis, implicit output": lambda lib, x: lib.einsum(x, [..., 0, 1]),
+    "ellipsis to a sum": lambda lib, x: lib.einsum(x, [..., 0], []),
+    "both cases of letters": lambda lib, x: lib.einsum(x, [51, 25], x, [25, 51], [51]),
+}
+
+
+@pytest.mark.parametrize("name", SUBLIST_CASES)
+def test_sublist_forms(name: str) -> None:
+    check_op(SUBLIST_CASES[name], randn(3, 3))
+
+
+def test_sublist_subscript_out_of_range_is_a_value_error() -> None:
+    for bad in (52, -1):
+        check_op(lambda lib, x, b=bad: lib.einsum(x, [0, b]), randn(2, 3), match="[0, 52)")
+
+
+def test_sublist_size_mismatch() -> None:
+    check_op(lambda lib, x, y: lib.einsum(x, [0, 1], y, [1, 2]), randn(3, 3), randn(4, 2), match="subscript B has size 4")
 
 
 def test_operands_as_a_list_and_integers() -> None:
@@ -68,6 +106,13 @@ ERRORS = {
     "bad character": ("i$", [randn(2, 3)], "invalid subscript given at index 1"),
     "lonely dot": ("i.j", [randn(2, 3)], "not part of any ellipsis"),
     "ellipsis mismatch": ("...ij,...jk", [randn(2, 2, 2, 3), randn(5, 3, 4)], "covered by ellipsis"),
+    "repeated label across operands": ("ii,i->i", [randn(3, 3), randn(4)], "subscript i has size 4 for operand 1"),
+    "explicit output size mismatch": ("ij,jk->ik", [randn(2, 3), randn(2, 4)], "subscript j has size 2 for operand 1"),
+    "two ellipses": ("...i...", [randn(2, 3)], "for which an ellipsis was already found"),
+    "bad character, index counts spaces": ("i j,j k->i$", [randn(2, 3), randn(3, 4)], "given at index 10"),
+    "lonely dot in the output": ("ij->i.", [randn(2, 3)], "for output that is not part of any ellipsis (...)"),
+    "two ellipses in the output": ("...i->...i...", [randn(2, 3)], "for output but an ellipsis (...) was already found"),
+
 }
 
 

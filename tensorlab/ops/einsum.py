@@ -36,7 +36,7 @@ def _sublist_to_equation(args: Sequence[Any]) -> tuple[str, list[Tensor]]:
             elif isinstance(s, int) and 0 <= s < 52:
                 out.append(chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26))
             else:
-                raise RuntimeError(f"einsum(): expected subscript to be within the range [0, 52), but got {s}")
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
         return "".join(out)
 
     operands = list(args[0::2])
@@ -47,21 +47,33 @@ def _sublist_to_equation(args: Sequence[Any]) -> tuple[str, list[Tensor]]:
     return ",".join(terms), operands
 
 
-def _parse_term(term: str, operand_index: int) -> list[Label]:
-    """Letters of one term; '...' stays as one Ellipsis marker to be expanded later."""
+def _parse_term(term: str, operand_index: int | None, offset: int = 0) -> list[Label]:
+    """Letters of one term (operand_index None: the output); '...' stays one Ellipsis marker, expanded later.
+
+    ``offset`` is where the term starts in the equation, so errors point at the right character.
+    """
+    where = "output" if operand_index is None else f"operand {operand_index}"
     labels: list[Label] = []
     i = 0
     while i < len(term):
-        if term.startswith("...", i):
+        char = term[i]
+        if char == " ":
+            i += 1
+            continue
+        if char == ".":
+            if Ellipsis in labels:
+                already = "but an ellipsis (...)" if operand_index is None else "for which an ellipsis"
+                raise RuntimeError(f"einsum(): found '.' for {where} {already} was already found")
+            if not term.startswith("...", i):
+                suffix = " (...)" if operand_index is None else ""  # torch words the two cases differently
+                raise RuntimeError(f"einsum(): found '.' for {where} that is not part of any ellipsis{suffix}")
             labels.append(Ellipsis)
             i += 3
             continue
-        char = term[i]
-        if char == ".":
-            raise RuntimeError(f"einsum(): found '.' for operand {operand_index} that is not part of any ellipsis")
         if not ("a" <= char <= "z" or "A" <= char <= "Z"):
             raise RuntimeError(
-                f"einsum(): invalid subscript given at index {i} in the equation string, subscripts must be in [a-zA-Z]"
+                f"einsum(): invalid subscript given at index {offset + i} in the equation string, "
+                "subscripts must be in [a-zA-Z]"
             )
         labels.append(char)
         i += 1
@@ -89,7 +101,7 @@ def _expand_ellipsis(labels: list[Label], ndim: int, operand_index: int) -> list
     return labels[:at] + [-(covered - j) for j in range(covered)] + labels[at + 1 :]
 
 
-def _output_labels(output: str | None, inputs: list[list[Label]], ellipsis_rank: int) -> list[Label]:
+def _output_labels(output: str | None, inputs: list[list[Label]], ellipsis_rank: int, offset: int) -> list[Label]:
     ellipsis_labels = [-(ellipsis_rank - j) for j in range(ellipsis_rank)]
     if output is None:  # implicit: broadcast dims, then the letters seen exactly once, sorted
         counts: dict[Label, int] = {}
@@ -98,7 +110,7 @@ def _output_labels(output: str | None, inputs: list[list[Label]], ellipsis_rank:
                 if isinstance(lab, str):
                     counts[lab] = counts.get(lab, 0) + 1
         return ellipsis_labels + sorted(lab for lab, c in counts.items() if c == 1)
-    labels = _parse_term(output, 0)
+    labels = _parse_term(output, None, offset)
     result: list[Label] = []
     seen_anywhere = {lab for labels_ in inputs for lab in labels_}
     for lab in labels:
@@ -202,18 +214,19 @@ def einsum(*args: Any) -> Tensor:
         equation, operands = args[0], list(args[1:])
         if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
             operands = list(operands[0])
-    equation = equation.replace(" ", "")
     lhs, arrow, output = equation.partition("->")
     terms = lhs.split(",")
+    offsets = [sum(len(t) + 1 for t in terms[:k]) for k in range(len(terms))]  # where each term starts
     if len(operands) < len(terms):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(operands) > len(terms):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
     inputs = [
-        _expand_ellipsis(_parse_term(term, k), x.ndim, k) for k, (term, x) in enumerate(zip(terms, operands, strict=True))
+        _expand_ellipsis(_parse_term(term, k, offsets[k]), x.ndim, k)
+        for k, (term, x) in enumerate(zip(terms, operands, strict=True))
     ]
     ellipsis_rank = max((-min((lab for lab in labels if isinstance(lab, int)), default=0) for labels in inputs), default=0)
-    out_labels = _output_labels(output if arrow else None, inputs, ellipsis_rank)
+    out_labels = _output_labels(output if arrow else None, inputs, ellipsis_rank, offset=len(lhs) + 2)
     sizes = _label_sizes(operands, inputs)
 
     # per operand: diagonals of repeated labels, then sum labels nobody else needs
