@@ -157,7 +157,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(item,), writeable=array.flags.writeable)
     t = Tensor._from_array(np.zeros(0, target.numpy), target)
     t._storage = Storage(flat)
-    return t._view(array.shape, strides, 0)
+    return t._alias(array.shape, strides, 0)
 
 
 def _filled(shape: tuple, value: Any, dtype: Any, requires_grad: bool) -> Tensor:

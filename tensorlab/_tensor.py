@@ -31,6 +31,39 @@ class Size(tuple):
         return n
 
 
+class ViewInfo:
+    """What a view remembers (torch's view metadata): its base, and how and when it was made.
+
+    ``version`` is the storage version its grad_fn was built at: after an in-place write
+    anywhere in the storage, autograd rebuilds the view's history from the base
+    (``autograd.copy_slices.refresh_view_history``). ``creation_meta`` says whether in-place
+    writes into the view may be recorded at all.
+    """
+
+    __slots__ = ("base", "grad_mode", "inherited", "multi_output", "version")
+
+    def __init__(self, parent: Tensor, multi_output: bool) -> None:
+        parent_info = parent._view_info
+        self.base = parent if parent_info is None else parent_info.base
+        self.version = parent._storage.version
+        self.grad_mode = _grad_state.enabled
+        self.multi_output = multi_output
+        inherited = "default" if parent_info is None else parent_info.creation_meta(parent)
+        self.inherited = inherited
+
+    def creation_meta(self, view: Tensor) -> str:
+        """torch's CreationMeta: "default", or "multi_output" / "no_grad" (no recorded in-place).
+
+        A view made with recording off is a no_grad view unless autograd recorded it (a view
+        op's forward always runs with recording off). A view of a view inherits the parent's
+        restriction unless it has its own.
+        """
+        if not self.grad_mode and view.grad_fn is None:
+            return "no_grad"
+        own = "multi_output" if self.multi_output else "default"
+        return self.inherited if own == "default" else own
+
+
 class Tensor:
     """An n-dimensional array with torch's semantics; see the module docstring."""
 
@@ -40,6 +73,7 @@ class Tensor:
         "_accumulator", "__weakref__", "__dict__",
     )
     __array_priority__ = 1000  # so ``ndarray + tensor`` calls Tensor.__radd__
+    _view_info: ViewInfo | None = None  # set on views only (in ``__dict__``), so plain tensors pay nothing
 
     # --- construction ------------------------------------------------------------------
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -82,8 +116,21 @@ class Tensor:
         t._accumulator = None
         return t
 
-    def _view(self, shape: tuple, strides: tuple, offset: int) -> Tensor:
-        """A new tensor over the same storage: the primitive every view op ends in."""
+    def _view(self, shape: tuple, strides: tuple, offset: int, multi_output: bool = False) -> Tensor:
+        """A new tensor over the same storage: the primitive every view op ends in.
+
+        The result remembers its base (:class:`ViewInfo`), so an in-place write into it can
+        rewrite the base's history. As in torch, a view made under no_grad still requires grad
+        when its base does. ``multi_output``: one of several views one op returns (unbind, split).
+        """
+        t = self._alias(shape, strides, offset)
+        t._view_info = ViewInfo(self, multi_output)
+        if self._requires_grad and not _grad_state.enabled:
+            t._requires_grad = True
+        return t
+
+    def _alias(self, shape: tuple, strides: tuple, offset: int) -> Tensor:
+        """A new tensor over the same storage with no history and no view bookkeeping (detach)."""
         t = object.__new__(Tensor)
         t._storage = self._storage
         t._data = strided_array(self._storage, shape, strides, offset)
@@ -153,6 +200,12 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
+
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor this one is a view of (never itself a view), or None, as in torch."""
+        info = self._view_info
+        return None if info is None else info.base
 
     @property
     def device(self) -> str:
@@ -254,7 +307,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """Same storage (and version counter), no graph: the values without their history."""
-        return self._view(self._data.shape, self.stride(), self._offset)
+        return self._alias(self._data.shape, self.stride(), self._offset)
 
     def detach_(self) -> Tensor:
         self.grad_fn = None
@@ -1056,6 +1109,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 
 # The op modules import Tensor, so they are imported after it is defined.
+from .autograd.grad_mode import state as _grad_state  # noqa: E402
 from .ops import copy as _copy  # noqa: E402
 from .ops import elementwise as _ew  # noqa: E402
 from .ops import indexing as _indexing  # noqa: E402

@@ -243,7 +243,16 @@ NO_EDGE = (None, 0, None, None, None)  # the edge of a tensor input that does no
 
 
 def gradient_edge(x: Tensor) -> tuple[Node, int]:
-    """Where a gradient for ``x`` goes: output ``nr`` of its grad_fn, or its leaf accumulator."""
+    """Where a gradient for ``x`` goes: output ``nr`` of its grad_fn, or its leaf accumulator.
+
+    A view whose storage was written in place since its grad_fn was made first gets its
+    history rebuilt from its base (see ``copy_slices``).
+    """
+    info = x._view_info
+    if info is not None and info.version != x._storage.version:
+        from .copy_slices import refresh_view_history
+
+        refresh_view_history(x)
     if x.grad_fn is not None:
         return (x.grad_fn, x._output_nr)
     return (grad_accumulator(x), 0)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._dtype import bool_, dtype, get_default_dtype, result_type
 from .._tensor import Tensor
+from ..autograd.copy_slices import check_view_write, write_through_view
 from ..autograd.function import Function
 from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
@@ -988,12 +989,28 @@ def _has_internal_overlap(t: Tensor) -> bool:
     return any(st == 0 and sz > 1 for sz, st in zip(t.shape, t.stride(), strict=True))
 
 
-def check_inplace_allowed(self: Tensor) -> None:
-    """torch's guards before writing into a tensor: not a leaf that requires grad, no overlap."""
-    if grad_state.enabled and self._requires_grad and self.grad_fn is None:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
-        )
+def records_history(self: Tensor, inputs: Any) -> bool:
+    """Will writing ``op(self, *inputs)`` into self be recorded by autograd?
+
+    Yes in grad mode when self, one of the other inputs, or the base self is a view of requires grad.
+    """
+    if not grad_state.enabled:
+        return False
+    if self._requires_grad or builtins.any(getattr(x, "_requires_grad", False) for x in inputs):
+        return True
+    return self._view_info is not None and self._view_info.base._requires_grad
+
+
+def check_inplace_allowed(self: Tensor, *inputs: Any) -> None:
+    """torch's guards before writing ``op(self, *inputs)`` into self: a view that allows it
+    (see ``autograd.copy_slices``), not a leaf that requires grad, no overlap."""
+    if records_history(self, inputs):
+        if self._view_info is not None:
+            check_view_write(self)
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
     if _has_internal_overlap(self):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
@@ -1003,6 +1020,17 @@ def check_inplace_allowed(self: Tensor) -> None:
 
 def write_inplace(self: Tensor, result: Tensor, any_cast: bool = False) -> Tensor:
     """Store ``result`` into self's storage, bump the version, and take over result's history."""
+    store_result(self, result, any_cast)
+    if result._requires_grad:
+        self._requires_grad = True
+        self.grad_fn = result.grad_fn
+        self._output_nr = result._output_nr
+        _saved_output_is_now(self, result.grad_fn)
+    return self
+
+
+def store_result(self: Tensor, result: Tensor, any_cast: bool = False) -> None:
+    """Check an in-place result against self (shape, dtype), copy it in and bump the version."""
     if tuple(result.shape) != tuple(self.shape):
         raise RuntimeError(
             f"output with shape {list(self.shape)} doesn't match the broadcast shape "
@@ -1015,12 +1043,6 @@ def write_inplace(self: Tensor, result: Tensor, any_cast: bool = False) -> Tenso
         )
     self._data[...] = result._data
     self._storage.version += 1
-    if result._requires_grad:
-        self._requires_grad = True
-        self.grad_fn = result.grad_fn
-        self._output_nr = result._output_nr
-        _saved_output_is_now(self, result.grad_fn)
-    return self
 
 
 def _saved_output_is_now(self: Tensor, node: Any) -> None:
@@ -1045,13 +1067,27 @@ def inplace(op: Callable[..., Tensor], self: Tensor, *args: Any, any_cast: bool 
 
     When a graph is being recorded, the op sees a snapshot of self's old value (same history,
     copied data), so the backward of the op still has the values it needs after the write.
+    A write into a view rewrites its base's history instead (``autograd.copy_slices``).
     """
-    check_inplace_allowed(self)
-    recording = grad_state.enabled and (
-        self._requires_grad or builtins.any(getattr(a, "_requires_grad", False) for a in args)
-    )
+    inputs = (*args, *kwargs.values())
+    check_inplace_allowed(self, *inputs)
+    recording = records_history(self, inputs)
+    if recording and self._view_info is not None:
+        return write_through_view(self, op, args, kwargs, _store_and_track_saved(any_cast))
     before = _snapshot(self) if recording else self
     return write_inplace(self, op(before, *args, **kwargs), any_cast)
+
+
+def _store_and_track_saved(any_cast: bool) -> Callable[[Tensor, Tensor], None]:
+    """How a write through a view stores its result: as any in-place write, and an op that saved
+    its own output now finds it in the view (see :func:`_saved_output_is_now`)."""
+
+    def store(view: Tensor, result: Tensor) -> None:
+        store_result(view, result, any_cast)
+        if result.grad_fn is not None:
+            _saved_output_is_now(view, result.grad_fn)
+
+    return store
 
 
 def _snapshot(t: Tensor) -> Tensor:

@@ -28,17 +28,17 @@ import numpy as np
 from .._dtype import bool_, int32, int64, uint8
 from .._storage import contiguous_strides, storage_positions
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.copy_slices import refresh_view_history
 from ..autograd.function import Function
 from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
 from .elementwise import (
     _check_fits,
     _torch_type_name,
-    check_inplace_allowed,
     copy_,
     fill_,
     inplace,
-    write_inplace,
+    records_history,
 )
 from .shape import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
@@ -191,30 +191,6 @@ def getitem(x: Tensor, index: Any) -> Tensor:
 
 
 # --- assignment ------------------------------------------------------------------------------
-class CopySlices(Function):
-    """y = x with the window ``to_window`` replaced by v (what ``x[index] = v`` computes).
-
-    dy/dx: the gradient with the window zeroed (those elements were overwritten);
-    dy/dv: the gradient's window (summed back over broadcast dims by the engine).
-    """
-
-    backward_name = "CopySlices"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, value: Any, to_window: Any) -> Tensor:
-        ctx.to_window = to_window
-        out = Tensor._from_array(x._data.copy(), x.dtype)
-        window = out._view(*to_window(layout_of(out)))
-        window._data[...] = value._data if isinstance(value, Tensor) else value
-        return out
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        grad_x = CopySlices.apply(grad, 0, ctx.to_window) if ctx.needs_input_grad[0] else None
-        grad_value = Window.apply(grad, ctx.to_window) if ctx.needs_input_grad[1] else None
-        return grad_x, grad_value, None
-
-
 def _value_for(target: Tensor, value: Any) -> Any:
     """A number stays a number; a tensor loses leading size-1 dims and is broadcast to target."""
     if isinstance(value, Tensor):
@@ -249,29 +225,31 @@ def _check_no_partial_overlap(target: Tensor, value: Any) -> None:
 
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
-    """``x[index] = value``: write into the view ``x[index]`` (value broadcast, cast to x's dtype)."""
+    """``x[index] = value``: write into the view ``x[index]`` (value broadcast, cast to x's dtype).
+
+    As in torch this is ``x[index].copy_(value)`` (``fill_`` for a number): a write into a view,
+    so x's base gets a CopySlices history (``autograd.copy_slices``).
+    """
     items = tuple(_index_item(item) for item in _as_items(index))
     if not _is_basic(items):
         _advanced_setitem(x, items, value)
         return
-    to_window = _window_of(x, items)
-    target = x.detach()._view(*to_window(layout_of(x)))
+    if grad_state.enabled and x.requires_grad and x.grad_fn is None and all(item is Ellipsis for item in items):
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    target = _window_function(items).apply(x, _window_of(x, items))
     value = _value_for(target, value)
-    if grad_state.enabled and x.requires_grad and x.grad_fn is None:
-        whole = all(item is Ellipsis for item in items)
-        raise RuntimeError(
-            f"a {'' if whole else 'view of a '}leaf Variable that requires grad is being used in "
-            "an in-place operation."
-        )
-    check_inplace_allowed(target)
     _check_no_partial_overlap(target, value)
-    recording = grad_state.enabled and (x.requires_grad or getattr(value, "requires_grad", False))
-    if recording:  # x's new history: CopySlices(old x, value)
-        write_inplace(x, CopySlices.apply(x, value, to_window), any_cast=True)
-    elif isinstance(value, Tensor):
+    if isinstance(value, Tensor):
         copy_(target, value)
     else:
         fill_(target, value)
+    _refresh_if_view(x)
+
+
+def _refresh_if_view(x: Tensor) -> None:
+    """After a recorded write into x's storage, a view x shows its new history right away."""
+    if grad_state.enabled and x._view_info is not None and x._view_info.version != x._storage.version:
+        refresh_view_history(x)
 
 
 # --- advanced indexing: every result element is picked from a computed storage position ---
@@ -487,10 +465,9 @@ def _advanced_setitem(x: Tensor, items: tuple, value: Any) -> None:
     positions = _positions_map(items)
     where = positions(layout_of(x))  # also checks the index, raising torch's errors
     value = _put_value(x, value, where.shape)
-    if grad_state.enabled and x.requires_grad and x.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if grad_state.enabled and (x.requires_grad or getattr(value, "requires_grad", False)):
-        write_inplace(x, PutElements.apply(x, value, positions), any_cast=True)
+    if records_history(x, (value,)):
+        inplace(lambda before, v: PutElements.apply(before, v, positions), x, value, any_cast=True)
+        _refresh_if_view(x)
         return
     x._storage.array[where] = np.broadcast_to(value._data if isinstance(value, Tensor) else value, where.shape)
     x._storage.version += 1

@@ -172,7 +172,7 @@ def _piece(x: Tensor, dim: int, start: int, length: int) -> Tensor:
     shape = list(x.shape)
     shape[dim] = length
     offset = x.storage_offset() + start * x.stride(dim)
-    return x._view(tuple(shape), x.stride(), offset)
+    return x._view(tuple(shape), x.stride(), offset, multi_output=True)
 
 
 class SplitWithSizes(Function):
@@ -285,7 +285,8 @@ class Unbind(Function):
         strides = x.stride()[:dim] + x.stride()[dim + 1 :]
         step = x.stride(dim)
         return tuple(
-            x._view(tuple(shape), strides, x.storage_offset() + i * step) for i in range(x.shape[dim])
+            x._view(tuple(shape), strides, x.storage_offset() + i * step, multi_output=True)
+            for i in range(x.shape[dim])
         )
 
     @staticmethod
