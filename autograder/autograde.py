@@ -1,7 +1,10 @@
 """``autograde``: grade every submission out of kernel, in parallel, resumably, into the gradebook.
 
-Each submission is graded by a worker process (which starts one sandbox child per graded
-function); this process alone writes: the scores into the nbgrader gradebook, one transaction
+Each submission is graded by a worker process (which starts one sandbox child per submission,
+and that child one fresh grandchild per graded function). Workers are forked from this process
+once it has imported everything grading needs, so a worker starts in milliseconds, not the
+second or two a fresh Python takes to import nbformat, IPython and tensorlab (the "spawn"
+start method is used where fork is not safe: not Linux). This process alone writes: the scores into the nbgrader gradebook, one transaction
 per submission, then ``tensorlab-results.json`` next to nbgrader's autograded copy, atomically.
 The results file records the submission's hash, so a re-run after an interruption grades only
 the submissions that have no results yet, or whose notebook changed since.
@@ -19,6 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from multiprocessing import get_context
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import TextIO
 
@@ -66,6 +70,15 @@ _CASES: dict[str, dict[str, list[Case]]] = {}
 
 def _start_worker(cases: dict[str, dict[str, list[Case]]]) -> None:
     _CASES.update(cases)
+
+
+def _worker_context() -> BaseContext:
+    """Fork (cheap, inherits the imports) on Linux, after loading what the workers will use."""
+    if not sys.platform.startswith("linux"):
+        return get_context("spawn")
+    from IPython.core.inputtransformer2 import TransformerManager  # noqa: F401 - read_program's, imported once here
+
+    return get_context("fork")
 
 
 @cache
@@ -157,7 +170,7 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
             for student, assignment in todo:
                 finish(student, assignment, *grade_one(*arguments(student, assignment)))
         elif todo:
-            with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(cases,)) as pool:
+            with ProcessPoolExecutor(jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(cases,)) as pool:
                 futures: dict[Future, tuple[str, str]] = {
                     pool.submit(grade_one, *arguments(s, a)): (s, a) for s, a in todo
                 }

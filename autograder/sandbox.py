@@ -1,15 +1,25 @@
 """The child process that runs a learner's code: ``python -I sandbox.py`` (never imported by the grader).
 
-It reads one request from stdin (the learner's top-level statements, the function to call,
-the cases as plain data, the limits, the forbidden functions), locks itself down, runs the
-statements one by one, calls the function on each case and writes one JSON line per case to
-stdout: the plain-data result, or the exception raised, or that the result was not plain data.
-The learner's own prints go to a log file, never to the result stream.
+One child per submission. It reads one request from stdin (the learner's top-level
+statements, the graded functions with their cases as plain data, the limits, the forbidden
+functions) and imports NumPy once. Then, for each graded function, it forks a fresh
+grandchild from that already-imported state: only the grandchild locks itself down and runs
+learner code, so every function still gets its own resource-limited process and a crash, an
+endless loop or a memory blow-up costs only that function, but no function pays for starting
+Python and importing NumPy again. The child itself never runs learner code: it only forwards
+each grandchild's results and says how the grandchild ended.
 
-Lock-down, before any learner code runs: resource limits (CPU seconds, address space, file
-size, no core files), an audit hook that refuses network sockets, new processes, loading
-native libraries, and writes, deletes or renames outside the working directory, and the
-exercise's forbidden functions replaced by functions that raise (and record the attempt).
+Lock-down in each grandchild, before any learner code runs: resource limits (CPU seconds,
+address space, file size, no core files), the exercise's forbidden functions replaced by
+functions that raise (and record the attempt), and an audit hook that refuses network
+sockets, new processes, loading native libraries, and writes, deletes or renames outside the
+working directory. The grandchild writes one JSON line per case to its own pipe: the
+plain-data result, or the exception raised, or that the result was not plain data. The
+learner's own prints go to a log file, never to a result stream.
+
+What the child writes to stdout, one JSON object a line: ``{"function": name, "case": line}``
+for each case line of a grandchild, then ``{"function": name, "ending": how}`` where ``how`` is
+"exited", "timed out", "killed by SIG..." or "exited with status N".
 """
 
 from __future__ import annotations
@@ -19,6 +29,8 @@ import importlib.util
 import json
 import os
 import resource
+import select
+import signal
 import sys
 import time
 import warnings
@@ -28,6 +40,7 @@ BLOCKED_EVENTS = ("socket.", "subprocess.", "os.system", "os.exec", "os.posix_sp
                   "os.forkpty", "os.kill", "os.killpg", "pty.", "ctypes.dlopen", "ctypes.dlsym", "webbrowser.")
 PATH_EVENTS = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate",
                "os.symlink", "os.link", "shutil.", "os.utime")
+MAX_RESULT_BYTES = 256 << 20  # a grandchild that writes more is stopped
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -121,18 +134,10 @@ def builtin_class_name(kind: type) -> str:
     return "Exception"
 
 
-def main() -> None:
-    request = json.loads(sys.stdin.read())
-    results = os.fdopen(os.dup(1), "w")
-    log = os.open("output.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    sys.stdout = sys.stderr = open(log, "w", closefd=False)
+def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """In the grandchild: lock down, run the learner's statements, call the function on each case."""
     set_limits(request["cpu_seconds"], request["memory_bytes"])
-    plain = load_plain(request["plain_module"])
-    import numpy  # noqa: F401 - loaded before the lock-down, so its forbidden functions can be replaced
-
-    forbidden = ForbiddenFunctions(request["forbidden"])
+    forbidden = ForbiddenFunctions(job["forbidden"])
     install_audit_hook(os.getcwd())
 
     namespace: dict[str, Any] = {"__name__": "__main__"}
@@ -141,15 +146,15 @@ def main() -> None:
             exec(compile(source, f"<cell statement {number}>", "exec"), namespace)
         except BaseException:
             pass
-    function = namespace.get(request["function"])
-    for case in request["cases"]:
+    function = namespace.get(job["function"])
+    for case in job["cases"]:
         arguments = plain.decode(case)
         started = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 if function is None:
-                    raise NameError(f"name {request['function']!r} is not defined")
+                    raise NameError(f"name {job['function']!r} is not defined")
                 line = {"value": plain.encode(function(*arguments))}
             except plain.NotPlainData as error:
                 line = {"not_plain": str(error)}
@@ -163,6 +168,93 @@ def main() -> None:
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+def ending_of(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    code = os.WEXITSTATUS(status)
+    return "exited" if code == 0 else f"exited with status {code}"
+
+
+def collect(grandchild: int, pipe: int, timeout: float) -> tuple[list[str], str]:
+    """The grandchild's complete result lines, and how it ended (killed at ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(pipe, select.POLLIN | select.POLLHUP)
+    received: list[bytes] = []
+    size, ending = 0, None
+    while ending is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            ending = "timed out"
+        elif poller.poll(max(1, int(left * 1000))):
+            chunk = os.read(pipe, 1 << 16)
+            if not chunk:
+                break  # the grandchild closed its end: it is finishing
+            size += len(chunk)
+            received.append(chunk)
+            if size > MAX_RESULT_BYTES:
+                ending = "stopped for writing too much"
+    os.close(pipe)
+    while ending is None:  # wait for the grandchild to exit, still within the deadline
+        finished, status = os.waitpid(grandchild, os.WNOHANG)
+        if finished:
+            return complete_lines(received), ending_of(status)
+        if time.monotonic() >= deadline:
+            ending = "timed out"
+        else:
+            time.sleep(0.002)
+    os.kill(grandchild, signal.SIGKILL)
+    os.waitpid(grandchild, 0)
+    return complete_lines(received), ending
+
+
+def complete_lines(received: list[bytes]) -> list[str]:
+    """The lines that ended with a newline (a killed grandchild may leave half a line)."""
+    *lines, _unfinished = b"".join(received).decode(errors="replace").split("\n")
+    return lines
+
+
+def grade_in_grandchild(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """Fork a grandchild for one graded function and forward what it reports."""
+    results.flush()
+    sys.stdout.flush()
+    reader, writer = os.pipe()
+    grandchild = os.fork()
+    if grandchild == 0:  # the grandchild: its own pipe only, never the child's result stream
+        status = 0
+        try:
+            os.close(reader)
+            os.close(results.fileno())
+            run_cases(request, job, plain, os.fdopen(writer, "w"))
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    lines, ending = collect(grandchild, reader, request["timeout"])
+    for text in lines:
+        try:
+            results.write(json.dumps({"function": job["function"], "case": json.loads(text)}) + "\n")
+        except json.JSONDecodeError:
+            break
+    results.write(json.dumps({"function": job["function"], "ending": ending}) + "\n")
+    results.flush()
+
+
+def main() -> None:
+    request = json.loads(sys.stdin.read())
+    results = os.fdopen(os.dup(1), "w")
+    log = os.open("output.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    sys.stdout = sys.stderr = open(log, "w", closefd=False)
+    plain = load_plain(request["plain_module"])
+    import numpy  # noqa: F401 - loaded once, before any fork, so that every grandchild starts with it
+
+    for job in request["functions"]:
+        grade_in_grandchild(request, job, plain, results)
 
 
 if __name__ == "__main__":

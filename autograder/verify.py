@@ -1,10 +1,12 @@
-"""Out-of-kernel verification: run each graded function in a sandbox child, judge its results here.
+"""Out-of-kernel verification: run the graded functions in a sandbox child, judge their results here.
 
-The grader never runs learner code. For each graded function it starts one child process
+The grader never runs learner code. For each submission it starts one child process
 (``sandbox.py``) with the learner's definitions and the cases' inputs as plain data; the child
-answers with plain data, and this process compares it with the reference's outcome, strictly.
-One child per function means a crash, a timeout or a memory blow-up costs only that function.
-A function scores all of its points when every case passes, else none (like an nbgrader test cell).
+imports NumPy once and forks a fresh, locked-down grandchild per graded function, so a crash, a
+timeout or a memory blow-up costs only that function while Python starts once per notebook.
+The child answers with plain data, and this process compares it with the reference's outcome,
+strictly. A function scores all of its points when every case passes, else none (like an
+nbgrader test cell).
 """
 
 from __future__ import annotations
@@ -68,17 +70,24 @@ def child_environment(workdir: str) -> dict[str, str]:
     return {**keep, **single_thread, "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def run_in_sandbox(program: Program, graded: Graded, cases: list[Case], timeout: float, memory_mb: int) -> tuple[list[dict], str]:
-    """The child's result lines, and how it ended: "exited", "timed out" or "killed by SIG...". """
+SandboxRun = dict[str, tuple[list[dict], str]]  # function name -> (its case lines, how its process ended)
+START_SECONDS = 10.0  # the child's own start (Python, NumPy), on top of the functions' time
+
+
+def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int) -> SandboxRun:
+    """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG..."."""
     with tempfile.TemporaryDirectory(prefix="tensorlab-grade-") as root:
         workdir = Path(root, "work")
         workdir.mkdir()
         request = {
             "statements": program.sources,
-            "function": graded.name,
-            "cases": [plain.encode(case.arguments) for case in cases],
-            "forbidden": list(graded.all_forbidden()),
+            "functions": [
+                {"function": graded.name, "cases": [plain.encode(case.arguments) for case in cases],
+                 "forbidden": list(graded.all_forbidden())}
+                for graded, cases in jobs
+            ],
             "plain_module": plain.__file__,
+            "timeout": timeout,
             "cpu_seconds": max(1, int(timeout) + 1),
             "memory_bytes": memory_mb << 20,
         }
@@ -90,12 +99,12 @@ def run_in_sandbox(program: Program, graded: Graded, cases: list[Case], timeout:
             )
             ending = "exited"
             try:
-                child.communicate(json.dumps(request).encode(), timeout=timeout)
+                child.communicate(json.dumps(request).encode(), timeout=START_SECONDS + (timeout + 1) * len(jobs))
             except subprocess.TimeoutExpired:
                 ending = "timed out"
             finally:
                 try:
-                    os.killpg(child.pid, signal.SIGKILL)  # the child and anything it left behind
+                    os.killpg(child.pid, signal.SIGKILL)  # the child, its grandchildren, anything left behind
                 except ProcessLookupError:
                     pass
                 child.wait()
@@ -103,13 +112,26 @@ def run_in_sandbox(program: Program, graded: Graded, cases: list[Case], timeout:
                 ending = f"killed by {signal.Signals(-child.returncode).name}"
             elif ending == "exited" and child.returncode != 0:
                 ending = f"exited with status {child.returncode}"
-        lines = []
-        for text in results_path.read_text(errors="replace").splitlines():
-            try:
-                lines.append(json.loads(text))
-            except json.JSONDecodeError:
-                break
-        return lines, ending
+        return parse_results(results_path.read_text(errors="replace"), [graded.name for graded, _ in jobs], ending)
+
+
+def parse_results(text: str, names: list[str], child_ending: str) -> SandboxRun:
+    """Sort the child's lines by function; a function it never finished ends the way the child did."""
+    lines: dict[str, list[dict]] = {name: [] for name in names}
+    endings: dict[str, str] = {}
+    for row in text.splitlines():
+        try:
+            record = json.loads(row)
+            name = record["function"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            break
+        if name not in lines or name in endings:
+            continue
+        if "ending" in record:
+            endings[name] = str(record["ending"])
+        elif isinstance(record.get("case"), dict):
+            lines[name].append(record["case"])
+    return {name: (lines[name], endings.get(name, child_ending)) for name in names}
 
 
 def outcome_of(line: dict) -> Any:
@@ -175,19 +197,22 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
 
 
 def verify_program(program: Program, exercise: Exercise, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
-    """Grade every function of ``exercise`` defined by ``program``, one sandbox child each."""
+    """Grade every function of ``exercise`` defined by ``program``: one sandbox child, one grandchild per function."""
     timeout = timeout or exercise.timeout
-    results = []
+    early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
     for graded in exercise.graded:
         violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), graded.task.forbid_loops)
         if violations:
-            results.append(FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0))
-            continue
-        if not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
-            results.append(FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0))
-            continue
-        lines, ending = run_in_sandbox(program, graded, cases[graded.name], timeout, exercise.memory_mb)
-        results.append(judge(graded, cases[graded.name], lines, ending, timeout))
+            early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
+        elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
+            early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0)
+    to_run = [(graded, cases[graded.name]) for graded in exercise.graded if graded.name not in early]
+    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb) if to_run else {}
+    results = [
+        early[graded.name] if graded.name in early
+        else judge(graded, cases[graded.name], *ran[graded.name], timeout)
+        for graded in exercise.graded
+    ]
     return NotebookResult(results, program.broken_cells)
 
 

@@ -1,6 +1,7 @@
 """The course pipeline end to end, through the CLI: init, release, zip-collect, autograde, export, feedback, report.
 
-Thirteen fake students of exercise 04 (tests/fake_students) — honest, careless and hostile —
+The fake students of all three pilot exercises (tests/fake_students) — thirteen of exercise 04,
+honest, careless and hostile, and a perfect, a blank and plausible wrong ones of 08 and 11 —
 are graded in one run with two workers and a 3-second limit per function; each must get its
 known score, which also shows that no student's crash, loop or memory hog touches the others.
 """
@@ -9,60 +10,92 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from autograder.cli import main
-from tests.fake_students import STUDENTS
+from tests.fake_students import ROSTERS, STUDENTS
 
 ASSIGNMENT = "04-broadcasting"
-pytestmark = pytest.mark.timeout(240)  # slow: a whole course graded end to end (about 20 s)
+SUBMISSIONS = sum(len(students) for _, students in ROSTERS.values())
+EVERY_STUDENT = [(assignment, student) for assignment, (_, students) in ROSTERS.items() for student in students]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]  # a whole course graded end to end (about 30 s)
+
+
+def build_graded_course(course: Path) -> Path:
+    """init, release, zip-collect every roster, autograde everything with two workers."""
+    assert main(["course", "init", str(course)]) == 0
+    assert main(["course", "release", str(course)]) == 0
+    downloads = course.with_name(f"{course.name}-lms")
+    downloads.mkdir()
+    for assignment, (notebook, students) in ROSTERS.items():
+        solution = course / "source" / assignment / f"{notebook}.ipynb"
+        released = course / "release" / assignment / f"{notebook}.ipynb"
+        archive = downloads / f"{assignment}.zip"
+        with zipfile.ZipFile(archive, "w") as lms:
+            for student in students:
+                path = downloads / assignment / f"{student.name}.ipynb"
+                student.write(solution, released, path)
+                lms.write(path, f"downloads/{student.name}_{notebook}.ipynb")
+        assert main(["course", "zip-collect", str(course), str(archive), "--assignment", assignment]) == 0
+    assert main(["course", "autograde", str(course), "--jobs", "2", "--timeout", "3"]) == 0
+    return course
 
 
 @pytest.fixture(scope="module")
 def graded_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    course = tmp_path_factory.mktemp("course")
-    assert main(["course", "init", str(course)]) == 0
-    assert main(["course", "release", str(course), ASSIGNMENT]) == 0
-    solution = course / "source" / ASSIGNMENT / "broadcasting.ipynb"
-    released = course / "release" / ASSIGNMENT / "broadcasting.ipynb"
-    archive = course.parent / f"{course.name}-lms.zip"
-    with zipfile.ZipFile(archive, "w") as lms:
-        for student in STUDENTS:
-            path = course.parent / f"{course.name}-{student.name}.ipynb"
-            student.write(solution, released, path)
-            lms.write(path, f"downloads/{student.name}_broadcasting.ipynb")
-    assert main(["course", "zip-collect", str(course), str(archive), "--assignment", ASSIGNMENT]) == 0
-    assert main(["course", "autograde", str(course), ASSIGNMENT, "--jobs", "2", "--timeout", "3"]) == 0
-    return course
+    """The graded course, built once per test run: under pytest-xdist the workers share one.
+
+    Tests only read it; the one that re-grades works on its own copy.
+    """
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build_graded_course(tmp_path_factory.mktemp("course"))
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent / "graded-course"  # this run's folder, common to all workers
+    with FileLock(f"{shared}.lock"):
+        if not (shared / "graded").exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shutil.rmtree(shared.with_name(f"{shared.name}-lms"), ignore_errors=True)
+            shared.mkdir()
+            (build_graded_course(shared) / "graded").touch()
+    return shared
 
 
-def results(course: Path, student: str) -> dict[str, float]:
-    data = json.loads((course / "autograded" / student / ASSIGNMENT / "tensorlab-results.json").read_text())
+def results(course: Path, student: str, assignment: str = ASSIGNMENT) -> dict[str, float]:
+    data = json.loads((course / "autograded" / student / assignment / "tensorlab-results.json").read_text())
     return {function["name"]: function["score"] for function in data["functions"]}
 
 
-@pytest.mark.parametrize("student", STUDENTS, ids=lambda s: s.name)
-def test_each_fake_student_gets_the_known_score(graded_course: Path, student) -> None:
-    assert results(graded_course, student.name) == student.expected
+@pytest.mark.parametrize(("assignment", "student"), EVERY_STUDENT, ids=lambda x: getattr(x, "name", x))
+def test_each_fake_student_gets_the_known_score(graded_course: Path, assignment: str, student) -> None:
+    assert results(graded_course, student.name, assignment) == student.expected
 
 
-def test_export_has_nbgraders_columns_and_every_score(graded_course: Path) -> None:
-    assert main(["course", "export", str(graded_course)]) == 0
-    rows = list(csv.DictReader((graded_course / "grades.csv").open()))
+def test_export_has_nbgraders_columns_and_every_score(graded_course: Path, tmp_path: Path) -> None:
+    assert main(["course", "export", str(graded_course), "--to", str(tmp_path / "grades.csv")]) == 0
+    rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
     assert {"assignment", "student_id", "score", "max_score"} <= set(rows[0])
-    scores = {row["student_id"]: float(row["score"]) for row in rows if row["assignment"] == ASSIGNMENT}
-    assert scores == {s.name: float(sum(s.expected.values())) for s in STUDENTS}
     assert {float(row["max_score"]) for row in rows if row["assignment"] == ASSIGNMENT} == {7.0}
+    for assignment, (_, students) in ROSTERS.items():
+        submitted = {s.name for s in students}  # nbgrader also lists everyone else, with 0 and no timestamp
+        exported = {row["student_id"]: float(row["score"]) for row in rows
+                    if row["assignment"] == assignment and row["student_id"] in submitted}
+        assert exported == {s.name: float(sum(s.expected.values())) for s in students}
 
 
-def test_rerunning_autograde_grades_only_what_is_missing(graded_course: Path, capsys: pytest.CaptureFixture) -> None:
-    (graded_course / "autograded" / "perfect" / ASSIGNMENT / "tensorlab-results.json").unlink()
-    assert main(["course", "autograde", str(graded_course), "--timeout", "3"]) == 0
-    assert f"graded 1 submissions ({len(STUDENTS) - 1} already graded)" in capsys.readouterr().out
-    assert results(graded_course, "perfect") == STUDENTS[0].expected
+def test_rerunning_autograde_grades_only_what_is_missing(graded_course: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    # a copy: other tests read the original meanwhile (and write its feedback/ and reports/)
+    course = shutil.copytree(graded_course, tmp_path / "course", ignore=shutil.ignore_patterns("feedback", "reports"))
+    (course / "autograded" / "perfect" / ASSIGNMENT / "tensorlab-results.json").unlink()
+    assert main(["course", "autograde", str(course), "--db", f"sqlite:///{course / 'gradebook.db'}", "--timeout", "3"]) == 0
+    assert f"graded 1 submissions ({SUBMISSIONS - 1} already graded)" in capsys.readouterr().out
+    assert results(course, "perfect") == STUDENTS[0].expected
 
 
 def test_feedback_has_messages_but_no_test_code_or_hidden_inputs(graded_course: Path) -> None:
@@ -71,6 +104,8 @@ def test_feedback_has_messages_but_no_test_code_or_hidden_inputs(graded_course: 
     assert "took longer than 3 s" in page and "7 / 7" not in page
     forbidden = (graded_course / "feedback" / "forbidden" / ASSIGNMENT / "broadcasting.html").read_text()
     assert "broadcast_shapes" in forbidden
+    gather = (graded_course / "feedback" / "forbidden" / "08-gather-scatter" / "gather_scatter.html").read_text()
+    assert "take_along_axis" in gather and "5 / 10" in gather
     for page_path in (graded_course / "feedback").rglob("*.html"):
         text = page_path.read_text()
         assert "check(" not in text and "BEGIN" not in text
@@ -80,6 +115,7 @@ def test_report_writes_histogram_and_failure_table(graded_course: Path, capsys: 
     assert main(["course", "report", str(graded_course)]) == 0
     out = capsys.readouterr().out
     assert "| broadcast_shape |" in out and "| expand_to | 7/13" in out
+    assert "| scatter_add_loops | 2/6" in out and "| backprop | 2/5" in out
     assert (graded_course / "reports" / f"{ASSIGNMENT}-scores.png").stat().st_size > 1000
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import json
+import textwrap
 
 import numpy as np
 import pytest
@@ -100,3 +102,35 @@ def test_sandbox_refuses_network_processes_and_outside_writes(attack: str) -> No
 def test_sandbox_grades_the_right_answer() -> None:
     source = "import numpy as np\ndef broadcast_shape(a, b):\n    return tuple(int(s) for s in np.broadcast_shapes(a, b))"
     assert sandboxed(source) == "forbidden"
+
+
+def test_one_functions_process_cannot_forge_or_break_anothers_results() -> None:
+    """Each function runs in its own forked process that holds only its own result pipe."""
+    forged = json.dumps({"function": "broadcast_add", "ending": "exited"}) + "\n"  # would hide its results
+    source = textwrap.dedent(f"""
+        import os
+        def broadcast_shape(a, b):
+            for fd in range(256):
+                try:
+                    os.write(fd, {forged!r}.encode())
+                except OSError:
+                    pass
+            return (1,)
+        def expand_to(x, shape):
+            os._exit(0)
+        def broadcast_add(a, b):
+            ndim = max(a.ndim, b.ndim)
+            sa, sb = (1,) * (ndim - a.ndim) + a.shape, (1,) * (ndim - b.ndim) + b.shape
+            for dim in reversed(range(ndim)):
+                if sa[dim] != sb[dim] and 1 not in (sa[dim], sb[dim]):
+                    raise RuntimeError(f"The size of tensor a ({{sa[dim]}}) must match the size of tensor b "
+                                       f"({{sb[dim]}}) at non-singleton dimension {{dim}}")
+            return np.asarray(a + b)
+        import numpy as np
+    """)
+    tree = ast.parse(source)
+    program = Program(tree.body, [ast.unparse(s) for s in tree.body])
+    graded = tuple(Graded(name, 1, random_cases=0) for name in ("broadcast_shape", "expand_to", "broadcast_add"))
+    exercise = Exercise(notebook="x", graded=graded, timeout=5)
+    outcomes = [f.outcome for f in verify_program(program, exercise, exercise_cases(exercise, 1)).functions]
+    assert outcomes == ["wrong", "crashed", "passed"]

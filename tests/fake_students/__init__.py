@@ -1,8 +1,11 @@
-"""Fake students for exercise 04 (broadcasting): honest, careless and hostile, each with its known score.
+"""Fake students of the three pilot exercises, each with its known score.
 
-A student is a starting notebook (the solution or the released blank) plus replaced cells,
-keyed by nbgrader grade_id (``None`` deletes the cell). ``expected`` is the score each graded
-function must get: broadcast_shape 2, broadcast_add 3, expand_to 2.
+Exercise 04 (broadcasting) has the whole cast: honest, careless and hostile (``STUDENTS``).
+Exercises 08 (gather/scatter) and 11 (autograd) have a perfect, a blank and plausible wrong
+solutions, and 08 a forbidden library call (``STUDENTS_08``, ``STUDENTS_11``). A student is a
+starting notebook (the solution or the released blank) plus replaced cells, keyed by nbgrader
+grade_id (``None`` deletes the cell). ``expected`` is the score each graded function must get;
+``ROSTERS`` maps each assignment to its notebook name and its students.
 """
 
 from __future__ import annotations
@@ -13,8 +16,16 @@ from pathlib import Path
 import nbformat
 
 FULL = {"broadcast_shape": 2, "broadcast_add": 3, "expand_to": 2}
+FULL_08 = {"gather_loops": 2, "scatter_add_loops": 2, "gather_vectorised": 3, "scatter_add_vectorised": 3}
+FULL_11 = {"sum_to_shape": 2, "mul_backward": 2, "matmul_backward": 2, "topological_order": 2, "backprop": 2}
 ZERO = dict.fromkeys(FULL, 0)
 TESTS = ("test_broadcast_shape", "test_broadcast_add", "test_expand_to")
+
+
+def losing(full: dict[str, int], *functions: str) -> dict[str, int]:
+    """``full`` marks except zero for ``functions``."""
+    return {**full, **dict.fromkeys(functions, 0)}
+
 
 @dataclass(frozen=True)
 class FakeStudent:
@@ -105,3 +116,68 @@ def broadcast_add(a, b):
         "expand_to_solution": "def expand_to(x, shape):\n    return getattr(np, 'broadcast_' + 'to')(x, shape).copy()",
     }),
 ]
+
+STUDENTS_08 = [
+    FakeStudent("perfect", "solution", expected=dict(FULL_08)),
+    FakeStudent("blank", "released", expected=losing(FULL_08, *FULL_08)),
+    FakeStudent("overwrites_repeats", "solution", expected=losing(FULL_08, "scatter_add_loops"), cells={
+        "scatter_add_loops_solution": """
+def scatter_add_loops(x, dim, index, src):
+    out = x.copy()
+    for position in np.ndindex(*index.shape):
+        target = list(position)
+        target[dim] = index[position]
+        out[tuple(target)] = src[position]
+    return out
+""",
+    }),
+    FakeStudent("fancy_index_add", "solution", expected=losing(FULL_08, "scatter_add_vectorised"), cells={
+        "scatter_add_vectorised_solution": """
+def scatter_add_vectorised(x, dim, index, src):
+    out = x.copy()
+    coordinates = list(np.indices(index.shape, sparse=True))
+    coordinates[dim] = index
+    out[tuple(coordinates)] += src[tuple(slice(0, size) for size in index.shape)]
+    return out
+""",
+    }),
+    FakeStudent("forbidden", "solution", expected=losing(FULL_08, "gather_loops", "gather_vectorised"), cells={
+        "gather_loops_solution": "def gather_loops(x, dim, index):\n    return getattr(np, 'take_along_' + 'axis')(x, index, dim)",
+        "gather_vectorised_solution": "def gather_vectorised(x, dim, index):\n    return np.take_along_axis(x, index, axis=dim)",
+    }),
+    FakeStudent("loops_in_vectorised", "solution", expected=losing(FULL_08, "gather_vectorised"), cells={
+        "gather_vectorised_solution": "def gather_vectorised(x, dim, index):\n    return gather_loops(x, dim, index)",
+    }),
+]
+
+STUDENTS_11 = [
+    FakeStudent("perfect", "solution", expected=dict(FULL_11)),
+    FakeStudent("blank", "released", expected=losing(FULL_11, *FULL_11)),
+    FakeStudent("forgets_unbroadcast", "solution", expected=losing(FULL_11, "mul_backward"), cells={
+        "mul_backward_solution": "def mul_backward(grad, x, y):\n    return grad * y, grad * x",
+    }),
+    # backprop calls the learner's own topological_order, so one mistake costs both
+    FakeStudent("unreversed_order", "solution", expected=losing(FULL_11, "topological_order", "backprop"), cells={
+        "topological_order_solution": """
+def topological_order(graph, root):
+    order, visited = [], set()
+    def visit(node):
+        visited.add(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+        order.append(node)
+    visit(root)
+    return order
+""",
+    }),
+    FakeStudent("transposed_matmul_grad", "solution", expected=losing(FULL_11, "matmul_backward"), cells={
+        "matmul_backward_solution": "def matmul_backward(grad, a, b):\n    return grad @ b.T, grad.T @ a",
+    }),
+]
+
+ROSTERS = {
+    "04-broadcasting": ("broadcasting", STUDENTS),
+    "08-gather-scatter": ("gather_scatter", STUDENTS_08),
+    "11-autograd": ("autograd", STUDENTS_11),
+}

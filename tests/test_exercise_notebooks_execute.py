@@ -1,0 +1,82 @@
+"""Every exercise notebook runs top to bottom in a real kernel: the solution version and the released one.
+
+The solution version (``exercises/<unit>/<notebook>.ipynb``) must run clean: every ``check(...)``
+cell passes. The released version (nbgrader's ClearSolutions, what students get) "runs" when
+every cell that is not a locked test cell runs without an error — the setup, the stubs the
+learner fills in — and every test cell stops with exactly one friendly ``CheckFailed`` from
+``tensorlab.grading`` ("not written yet (it raises NotImplementedError)"), shown as its message
+only: no Python traceback, no frames, no ``----`` rule. The kernel is this environment's Python,
+as in test_notebooks_execute.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.preprocessors import ClearSolutions
+
+nbclient = pytest.importorskip("nbclient")
+
+EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+NOTEBOOKS = sorted(path for path in EXERCISES.glob("*/*.ipynb") if ".ipynb_checkpoints" not in path.parts)
+TIMEOUT_S = 120
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(TIMEOUT_S + 60)]
+
+
+def is_test_cell(cell: nbformat.NotebookNode) -> bool:
+    grading = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(grading.get("grade")) and not grading.get("solution")
+
+
+def execute(notebook: nbformat.NotebookNode, folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[nbformat.NotebookNode]:
+    """Run every cell (errors recorded, not raised) in this environment's kernel; the code cells afterwards."""
+    monkeypatch.setenv("JUPYTER_PATH", str(Path(sys.prefix, "share", "jupyter")))
+    guard = f"import sys\nassert sys.prefix == {sys.prefix!r}, f'kernel runs in {{sys.prefix}}, not the test environment'"
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(guard))
+    client = nbclient.NotebookClient(
+        notebook, kernel_name="python3", timeout=TIMEOUT_S, startup_timeout=60, allow_errors=True,
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute()
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def errors(cell: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [output for output in cell.get("outputs", []) if output.output_type == "error"]
+
+
+def printed(cell: nbformat.NotebookNode) -> str:
+    return "".join(output.get("text", "") for output in cell.get("outputs", []) if output.output_type == "stream")
+
+
+def test_there_are_exercise_notebooks() -> None:
+    assert len(NOTEBOOKS) >= 3, f"expected the three pilot exercises under {EXERCISES}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.parent.name)
+def test_solution_version_runs_clean(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cells = execute(nbformat.read(path, as_version=4), path.parent, monkeypatch)
+    failed = {index: errors(cell)[0].evalue for index, cell in enumerate(cells) if errors(cell)}
+    assert not failed, f"{path.name}: cells raised {failed}"
+    test_cells = [cell for cell in cells if is_test_cell(cell)]
+    assert test_cells and all(printed(cell).startswith("✓ ") for cell in test_cells)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.parent.name)
+def test_released_version_runs_and_its_checks_fail_kindly(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    released, _ = ClearSolutions().preprocess(nbformat.read(path, as_version=4), {})
+    cells = execute(released, path.parent, monkeypatch)
+    others = {index: errors(cell)[0].evalue for index, cell in enumerate(cells) if not is_test_cell(cell) and errors(cell)}
+    assert not others, f"{path.name}: cells that are not test cells raised {others}"
+    test_cells = [cell for cell in cells if is_test_cell(cell)]
+    assert test_cells
+    for cell in test_cells:
+        (error,) = errors(cell)
+        assert error.ename == "CheckFailed", (cell.source, error.ename, error.evalue)
+        assert "not written yet (it raises NotImplementedError)" in error.evalue
+        shown = "\n".join(error.traceback)
+        assert shown.splitlines() == error.evalue.splitlines(), f"a traceback, not just the message:\n{shown}"
+        assert "Traceback" not in shown and "-----" not in shown and 'File "' not in shown
