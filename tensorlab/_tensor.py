@@ -67,8 +67,10 @@ class ViewInfo:
 class Tensor:
     """An n-dimensional array with torch's semantics; see the module docstring."""
 
+    # ``_data`` before ``_storage``: a dying tensor drops its array first, so a recycling
+    # storage (see _buffers.py) sees that nothing reads its buffer any more.
     __slots__ = (
-        "_storage", "_data", "_offset", "_strides", "dtype",
+        "_data", "_storage", "_offset", "_strides", "dtype",
         "_requires_grad", "_grad", "grad_fn", "_output_nr", "_hooks", "_retains_grad",
         "_accumulator", "__weakref__", "__dict__",
     )
@@ -83,21 +85,27 @@ class Tensor:
         _init_from(self, source)
 
     @classmethod
-    def _from_array(cls, array: np.ndarray, dtype: _dtype.dtype) -> Tensor:
-        """Wrap a freshly computed NumPy array (owned by nobody else) as a new tensor."""
+    def _from_array(cls, array: np.ndarray, dtype: _dtype.dtype, storage: Storage | None = None) -> Tensor:
+        """Wrap a freshly computed NumPy array (owned by nobody else) as a new tensor.
+
+        ``storage``: the array's storage when the caller already has one (a recycled buffer).
+        """
         t = object.__new__(cls)
-        if type(array) is not np.ndarray:
-            array = np.asarray(array)
-        if array.dtype is not dtype.numpy and array.dtype != dtype.numpy:
-            array = array.astype(dtype.numpy)
-        if array.flags.c_contiguous:
-            t._storage = Storage(array.reshape(-1))
-            t._strides = None  # contiguous: computed from the shape when asked
-        else:  # NumPy kept the inputs' memory order (as torch does): keep its strides
-            if not any(s < 0 for s in array.strides) and array.ravel(order="K").base is not None:
-                flat = array.ravel(order="K")
+        if storage is not None:
+            t._storage = storage
+            t._strides = None
+        else:
+            if type(array) is not np.ndarray:
+                array = np.asarray(array)
+            if array.dtype is not dtype.numpy and array.dtype != dtype.numpy:
+                array = array.astype(dtype.numpy)
+            if array.flags.c_contiguous:
+                t._storage = Storage(array.reshape(-1))
+                t._strides = None  # contiguous: computed from the shape when asked
+            elif not any(s < 0 for s in array.strides) and array.ravel(order="K").base is not None:
+                # NumPy kept the inputs' memory order (as torch does): keep its strides
                 item = array.itemsize
-                t._storage = Storage(flat)
+                t._storage = Storage(array.ravel(order="K"))
                 t._strides = tuple(s // item for s in array.strides)
                 array = strided_array(t._storage, array.shape, t._strides, 0)
             else:

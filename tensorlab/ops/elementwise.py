@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _buffers
 from .._dtype import bool_, dtype, get_default_dtype, result_type
 from .._tensor import Tensor
 from ..autograd.copy_slices import check_view_write, write_through_view
@@ -77,6 +78,8 @@ def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out
                 raise TypeError("at least one operand must be a tensor")
             dt = result_type(x, y)
         xa, ya = _operand(x, dt), _operand(y, dt)
+    if out_dtype is None and _fills_a_big_buffer(ufunc, xa, ya):
+        return _into_recycled_buffer(ufunc, dt, xa, ya)
     try:
         result = ufunc(xa, ya)
     except ValueError:
@@ -87,7 +90,27 @@ def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out
 
 def unary(ufunc: Callable, x: Tensor, dt: dtype | None = None) -> Tensor:
     dt = dt or x.dtype
-    return Tensor._from_array(ufunc(_operand(x, dt)), dt)
+    xa = _operand(x, dt)
+    if _fills_a_big_buffer(ufunc, xa, None):
+        return _into_recycled_buffer(ufunc, dt, xa)
+    return Tensor._from_array(ufunc(xa), dt)
+
+
+def _fills_a_big_buffer(ufunc: Callable, xa: Any, ya: Any) -> bool:
+    """A large, row-major result of known shape: worth writing into a recycled buffer."""
+    return (
+        type(xa) is np.ndarray
+        and xa.size >= _buffers.MIN_ELEMENTS
+        and xa.flags.c_contiguous
+        and type(ufunc) is np.ufunc
+        and (type(ya) is not np.ndarray or (ya.shape == xa.shape and ya.flags.c_contiguous))
+    )
+
+
+def _into_recycled_buffer(ufunc: Callable, dt: dtype, *operands: Any) -> Tensor:
+    out = _buffers.empty(operands[0].shape, dt.numpy)
+    ufunc(*operands, out=out)
+    return Tensor._from_array(out, dt, storage=_buffers.storage_for(out))
 
 
 def _float_dtype(x: Tensor) -> dtype:

@@ -1,0 +1,77 @@
+"""Recycling big output buffers, so a chain of ops does not page-fault on every step.
+
+``((x * 2 + 1).exp() * y)`` on a million floats makes four 4 MB results. Memory that big comes
+fresh from the operating system, and touching each new page costs a page fault — on a first call
+that is more time than the arithmetic. But ``x * 2`` is dead as soon as ``+ 1`` has read it, so
+its buffer can hold the result of ``exp``. This module keeps a few such dead buffers and hands
+them out again (NumPy does the same trick inside one expression; torch's GPU allocator does it
+on the device).
+
+A buffer is recycled only when nothing can see it any more: its storage has died *and* no NumPy
+array (``t.numpy()`` a user kept, a view) still points into it — checked by reference count.
+Small arrays are left to NumPy, whose own allocator is fast for them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._storage import Storage
+
+MIN_ELEMENTS = 1 << 16  # below this, page faults are negligible and NumPy's allocator is faster
+MAX_BUFFERS_PER_SIZE = 4
+MAX_HELD_BYTES = 256 << 20
+
+_free: dict[tuple[int, np.dtype], list[np.ndarray]] = {}
+_held_bytes = 0
+
+
+def empty(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    """An uninitialised C-contiguous array of ``shape``: a view of a flat (maybe recycled) buffer.
+
+    Wrap the result with :func:`storage_for` so the buffer comes back here when it dies.
+    """
+    global _held_bytes
+    size = 1
+    for s in shape:
+        size *= s
+    stack = _free.get((size, dtype))
+    if stack:
+        flat = stack.pop()
+        _held_bytes -= flat.nbytes
+    else:
+        flat = np.empty(size, dtype)
+    return flat.reshape(shape)
+
+
+class RecyclingStorage(Storage):
+    """A Storage whose flat buffer returns to the pool when the storage dies unseen."""
+
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        global _held_bytes
+        flat = self.array
+        # References: self.array, the local ``flat`` and getrefcount's argument. Any more means
+        # a NumPy array somewhere still reads this memory: then it must not be reused.
+        if sys.getrefcount(flat) != 3 or _held_bytes + flat.nbytes > MAX_HELD_BYTES:
+            return
+        stack = _free.setdefault((flat.size, flat.dtype), [])
+        if len(stack) < MAX_BUFFERS_PER_SIZE:
+            stack.append(flat)
+            _held_bytes += flat.nbytes
+
+
+def storage_for(array: np.ndarray) -> Storage:
+    """The storage of an array made by :func:`empty`: its flat buffer, recycled on death."""
+    return RecyclingStorage(array.base)
+
+
+def release_all() -> None:
+    """Give every held buffer back to the operating system (tests, memory-tight sessions)."""
+    global _held_bytes
+    _free.clear()
+    _held_bytes = 0
