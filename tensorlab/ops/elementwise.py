@@ -839,47 +839,21 @@ def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
     return (PowTensor if isinstance(x, Tensor) else PowScalarBase).apply(x, y)
 
 
-def neg(x: Tensor) -> Tensor:
-    return Neg.apply(x)
+def _one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
+    """The public function of a one-input op, named after it: ``exp(x)`` is ``Exp.apply(x)``."""
+
+    def function(x: Tensor) -> Tensor:
+        return op.apply(x)
+
+    function.__name__ = function.__qualname__ = op.__name__.lower()
+    function.__doc__ = op.__doc__
+    return function
 
 
+neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu = (  # noqa: A001 - torch's names
+    _one_input(op) for op in (Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu)
+)
 negative = neg
-
-
-def abs(x: Tensor) -> Tensor:  # noqa: A001
-    return Abs.apply(x)
-
-
-def exp(x: Tensor) -> Tensor:
-    return Exp.apply(x)
-
-
-def log(x: Tensor) -> Tensor:
-    return Log.apply(x)
-
-
-def sqrt(x: Tensor) -> Tensor:
-    return Sqrt.apply(x)
-
-
-def sin(x: Tensor) -> Tensor:
-    return Sin.apply(x)
-
-
-def cos(x: Tensor) -> Tensor:
-    return Cos.apply(x)
-
-
-def tanh(x: Tensor) -> Tensor:
-    return Tanh.apply(x)
-
-
-def sigmoid(x: Tensor) -> Tensor:
-    return Sigmoid.apply(x)
-
-
-def relu(x: Tensor) -> Tensor:
-    return Relu.apply(x)
 
 
 def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
@@ -897,20 +871,11 @@ def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noq
 clip = clamp
 
 
-def floor(x: Tensor) -> Tensor:
-    return Floor.apply(x)
-
-
-def ceil(x: Tensor) -> Tensor:
-    return Ceil.apply(x)
+floor, ceil, sign, trunc = (_one_input(op) for op in (Floor, Ceil, Sign, Trunc))
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
     return (RoundDecimals if decimals else Round).apply(x, decimals)
-
-
-def sign(x: Tensor) -> Tensor:
-    return Sign.apply(x)
 
 
 def maximum(x: Tensor, y: Tensor) -> Tensor:
@@ -984,20 +949,22 @@ def isclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_
     return Tensor._from_array(np.isclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan), bool_)
 
 
-def isnan(x: Tensor) -> Tensor:
-    return Tensor._from_array(np.isnan(x._data), bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
+def _float_test(ufunc: Callable, integers_pass: bool) -> Callable[[Tensor], Tensor]:
+    """isnan, isinf, isfinite: only a floating dtype can hold nan or inf, so every element of an
+    integer or bool tensor gets the same answer, ``integers_pass``."""
+
+    def test(x: Tensor) -> Tensor:
+        if x.dtype.is_floating_point:
+            return Tensor._from_array(ufunc(x._data), bool_)
+        return (x.new_ones if integers_pass else x.new_zeros)(x.shape, dtype=bool_)
+
+    test.__name__ = test.__qualname__ = ufunc.__name__
+    return test
 
 
-def isinf(x: Tensor) -> Tensor:
-    return Tensor._from_array(np.isinf(x._data), bool_) if x.dtype.is_floating_point else x.new_zeros(x.shape, dtype=bool_)
-
-
-def isfinite(x: Tensor) -> Tensor:
-    return Tensor._from_array(np.isfinite(x._data), bool_) if x.dtype.is_floating_point else x.new_ones(x.shape, dtype=bool_)
-
-
-def trunc(x: Tensor) -> Tensor:
-    return Trunc.apply(x)
+isnan = _float_test(np.isnan, integers_pass=False)
+isinf = _float_test(np.isinf, integers_pass=False)
+isfinite = _float_test(np.isfinite, integers_pass=True)
 
 
 # --- in-place: compute out of place, then write into self's memory -----------------------

@@ -255,11 +255,13 @@ class return_types:  # noqa: N801 - torch's name
 
 
 def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_is_tie: bool) -> Tensor:
-    """Split the gradient of a max/min evenly among the elements equal to it.
+    """Split the gradient of a max/min over ``dims`` evenly among the elements equal to it.
 
-    ``grad`` and ``value`` have the keepdim shape. Each of the k tied elements gets grad / k.
-    ``x.max()`` also counts NaNs as ties of a NaN result; amax does not, so its 0/0 gives NaN.
+    ``grad`` and ``value`` are reshaped to the keepdim shape. Each of the k tied elements gets
+    grad / k. ``x.max()`` also counts NaNs as ties of a NaN result; amax does not, so its 0/0 gives NaN.
     """
+    shape = kept_shape(x.shape, dims)
+    grad, value = grad.reshape(shape), value.reshape(shape)
     ties = x == value
     if nan_is_tie:
         ties = ties | (isnan(x) & isnan(value))
@@ -283,9 +285,7 @@ class _ExtremumAll(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Tensor:
         x, result = ctx.saved_tensors
-        every_dim = tuple(range(x.ndim))
-        shape = kept_shape(x.shape, every_dim)
-        return _share_among_ties(grad.reshape(shape), x, result.reshape(shape), every_dim, nan_is_tie=True)
+        return _share_among_ties(grad, x, result, tuple(range(x.ndim)), nan_is_tie=True)
 
 
 class MaxAll(_ExtremumAll):
@@ -312,8 +312,7 @@ class _ExtremumOverDims(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, result = ctx.saved_tensors
-        shape = kept_shape(x.shape, ctx.dims)
-        return _share_among_ties(grad.reshape(shape), x, result.reshape(shape), ctx.dims, nan_is_tie=False), None, None
+        return _share_among_ties(grad, x, result, ctx.dims, nan_is_tie=False), None, None
 
 
 class Amax(_ExtremumOverDims):

@@ -14,6 +14,7 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..utils.grads import zero_grads
 
 __all__ = ["Optimizer", "required"]
 
@@ -74,14 +75,7 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    param.grad = param.grad.detach().zero_()
+        zero_grads((param for group in self.param_groups for param in group["params"]), set_to_none)
 
     def step(self, closure: Any = None) -> Any:
         """One update of every parameter that has a gradient (``closure`` re-evaluates the loss)."""

@@ -18,7 +18,33 @@ def _index(idx: int, size: int) -> int:
     return idx % size
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: children in order, reached by position. A deletion
+    renames the children left "0", "1", ... (as torch does)."""
+
+    def _key_at(self, idx: int) -> str:
+        """The name of the child at position ``idx`` (negative counts from the end)."""
+        raise NotImplementedError
+
+    def __delitem__(self, idx: int | slice) -> None:
+        keys = list(self._modules)
+        for key in keys[idx] if isinstance(idx, slice) else [self._key_at(idx)]:
+            delattr(self, key)
+        self._renumber(list(self._modules.values()))
+
+    def _renumber(self, modules: list[Module]) -> None:
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self.add_module(str(i), module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+
+class Sequential(_ModuleSequence):
     """``Sequential(m0, m1, ...)(x)`` is ``m1(m0(x))``...; children are named "0", "1", ...
     (or by the keys of an OrderedDict)."""
 
@@ -31,28 +57,16 @@ class Sequential(Module):
             for i, module in enumerate(args):
                 self.add_module(str(i), module)
 
+    def _key_at(self, idx: int) -> str:
+        return list(self._modules)[_index(idx, len(self))]  # children may have names of their own
+
     def __getitem__(self, idx: int | slice) -> Any:
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
-        return list(self._modules.values())[_index(idx, len(self))]
+        return self._modules[self._key_at(idx)]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        key = list(self._modules)[_index(idx, len(self))]
-        setattr(self, key, module)
-
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(self))]]:
-            delattr(self, key)
-        renumbered = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
-        self._modules.clear()
-        self._modules.update(renumbered)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
+        setattr(self, self._key_at(idx), module)
 
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
@@ -64,7 +78,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules whose parameters belong to the owner; it has no forward of its own."""
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
@@ -72,27 +86,16 @@ class ModuleList(Module):
         if modules is not None:
             self.extend(modules)
 
+    def _key_at(self, idx: int) -> str:
+        return str(_index(idx, len(self)))
+
     def __getitem__(self, idx: int | slice) -> Any:
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        return self._modules[str(_index(idx, len(self)))]
+        return self._modules[self._key_at(idx)]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        setattr(self, str(_index(idx, len(self))), module)
-
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [str(_index(idx, len(self)))]:
-            delattr(self, key)
-        renumbered = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
-        self._modules.clear()
-        self._modules.update(renumbered)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
+        setattr(self, self._key_at(idx), module)
 
     def __repr__(self) -> str:
         """Runs of identical children print once, as "(0-2): 3 x Block(...)" (as torch does)."""
@@ -124,11 +127,9 @@ class ModuleList(Module):
         return self
 
     def insert(self, index: int, module: Module) -> None:
-        items = list(self._modules.values())
-        items.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self.add_module(str(i), m)
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._renumber(modules)
 
 
 class ModuleDict(Module):

@@ -20,6 +20,7 @@ from typing import Any
 from ..._tensor import Tensor
 from ...autograd.function import Function
 from ...autograd.grad_mode import no_grad
+from ...utils.grads import zero_grads
 from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter
 
@@ -292,13 +293,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                param.grad = param.grad.detach().zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every submodule (children first), then on self; e.g. custom init."""
