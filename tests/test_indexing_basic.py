@@ -125,12 +125,13 @@ def test_basic_indexing_is_a_view_with_torch_grad_fn_names() -> None:
 # --- hypothesis: random basic indices --------------------------------------------------------
 @st.composite
 def basic_indices(draw: st.DrawFn, shape: tuple) -> tuple:
-    """A valid basic index for ``shape``: ints, positive-step slices, None and at most one ...."""
-    items: list = []
-    dims = list(shape)
-    use_ellipsis = draw(st.booleans())
-    named = draw(st.integers(0, len(dims)))
-    for size in dims[:named]:
+    """A valid basic index for ``shape``: ints, positive-step slices, None and at most one ....
+
+    Items before the ``...`` name the leading dims, items after it the trailing ones.
+    """
+
+    def item_for(size: int) -> list:
+        items: list = []
         if draw(st.booleans()):
             items.append(None)  # inserts a dim, names none of x's
         if size and draw(st.booleans()):
@@ -140,9 +141,16 @@ def basic_indices(draw: st.DrawFn, shape: tuple) -> tuple:
             stop = draw(st.none() | st.integers(-size - 2, size + 2))
             step = draw(st.none() | st.integers(1, 3))
             items.append(slice(start, stop, step))
-    if use_ellipsis:
-        items.insert(draw(st.integers(0, len(items))), Ellipsis)
-    return tuple(items)
+        return items
+
+    dims = list(shape)
+    leading = draw(st.integers(0, len(dims)))
+    if not draw(st.booleans()):  # no ellipsis
+        return tuple(item for size in dims[:leading] for item in item_for(size))
+    trailing = draw(st.integers(0, len(dims) - leading))
+    before = [item for size in dims[:leading] for item in item_for(size)]
+    after = [item for size in dims[len(dims) - trailing :] for item in item_for(size)]
+    return (*before, Ellipsis, *after)
 
 
 @given(st.lists(st.integers(0, 4), max_size=4).map(tuple), st.data())
