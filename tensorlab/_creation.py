@@ -22,7 +22,9 @@ from ._tensor import Tensor
 
 
 def _shape_arg(size: tuple) -> tuple[int, ...]:
-    """Accept ``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])``."""
+    """Accept ``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])``; ``zeros()`` is torch's TypeError."""
+    if not size:
+        raise TypeError('missing 1 required positional arguments: "size"')
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     shape = tuple(int(s) for s in size)
@@ -244,6 +246,9 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(Tensor._from_array(np.eye(n, m if m is not None else n, dtype=target.numpy), target), requires_grad)
 
 

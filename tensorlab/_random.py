@@ -37,21 +37,31 @@ def initial_seed() -> int:
     return _seed
 
 
-def _float(dtype: Any) -> Any:
-    return to_dtype(dtype) if dtype is not None else get_default_dtype()
+_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long"}
+
+
+def _float(dtype: Any, kernel: str, kernel_runs: bool) -> Any:
+    """rand/randn draw floats only; torch has no kernel for integer dtypes (and says so when it runs
+    one: rand checks its bounds always, randn's kernel is skipped for an empty shape)."""
+    target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    if not target.is_floating_point and kernel_runs:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TORCH_TYPE_NAMES[target.name]}\'')
+    return target
 
 
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
     """Uniform on [0, 1)."""
-    target = _float(dtype)
-    values = _generator.random(_shape_arg(size)).astype(target.numpy)
+    shape = _shape_arg(size)
+    target = _float(dtype, "check_uniform_bounds", kernel_runs=True)
+    values = _generator.random(shape).astype(target.numpy)
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
 def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
     """Standard normal."""
-    target = _float(dtype)
-    values = _generator.standard_normal(_shape_arg(size)).astype(target.numpy)
+    shape = _shape_arg(size)
+    target = _float(dtype, "normal_kernel_cpu", kernel_runs=0 not in shape)
+    values = _generator.standard_normal(shape).astype(target.numpy)
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 

@@ -71,6 +71,7 @@ def assert_same(expected: Any, got: Any, rtol: float | None = None, atol: float 
         assert isinstance(got, float) and math.isnan(got), f"{where}: {got} != nan"
         return
     if isinstance(expected, float):
+        assert isinstance(got, float), f"{where}: {got!r} is a {type(got).__name__}, torch gives a float"
         assert got == expected or abs(got - expected) <= 1e-6 * max(1, abs(expected)), f"{where}: {got} != torch {expected}"
         return
     assert type(got) is type(expected) and got == expected, f"{where}: {got!r} != torch {expected!r}"

@@ -24,6 +24,7 @@ import numpy as np
 from .._dtype import bool_, int32, int64, uint8
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
+from ..ops.broadcasting import broadcast_pair, sum_to_shape
 from ..ops.conv import (  # convolution and pooling live in ops/conv.py (unfold + matmul); re-exported here
     avg_pool1d,
     avg_pool2d,
@@ -252,11 +253,12 @@ class LayerNorm(Function):
     def backward(ctx: Any, grad: Tensor) -> tuple:
         xhat, rstd, weight = ctx.saved_tensors
         axes = list(ctx.axes)
-        batch_dims = list(range(grad.ndim - len(axes)))
+        normalized_shape = tuple(grad.shape[grad.ndim - len(axes):])
         dxhat = grad * weight if weight is not None else grad
         dx = rstd * (dxhat - dxhat.mean(axes, keepdim=True) - xhat * (dxhat * xhat).mean(axes, keepdim=True))
-        dw = (grad * xhat).sum(batch_dims) if weight is not None and ctx.needs_input_grad[2] else None
-        db = grad.sum(batch_dims) if ctx.needs_input_grad[3] else None
+        # sum over the batch dims; sum_to_shape, because sum([]) would sum over every dim
+        dw = sum_to_shape(grad * xhat, normalized_shape) if weight is not None and ctx.needs_input_grad[2] else None
+        db = sum_to_shape(grad, normalized_shape) if ctx.needs_input_grad[3] else None
         return dx, None, dw, db, None
 
 
@@ -595,4 +597,5 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
             UserWarning,
             stacklevel=2,
         )
+        broadcast_pair(tuple(input.shape), tuple(target.shape))  # torch's RuntimeError, not NumPy's ValueError
     return MseLoss.apply(input, target, weight, reduction)

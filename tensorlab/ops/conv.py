@@ -492,8 +492,13 @@ class Fold(Function):
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:  # noqa: A002
     """im2col (torch.nn.functional.unfold): sliding 2-d windows of a 4-d (or unbatched 3-d) input as columns."""
-    if input.ndim not in (3, 4):
-        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    if input.ndim < 3:  # torch reads the size of dim 2 (the height) first
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 2)")
+    if input.ndim > 4:
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, "
+            f"but got: {list(input.shape)}"
+        )
     batched = input.ndim == 4
     x = input if batched else input.reshape(1, *input.shape)
     kernel, dilation_t, padding_t, stride_t = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))

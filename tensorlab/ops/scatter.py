@@ -494,8 +494,8 @@ class IndexFill(Function):
         dim = _wrap_dim(dim, x.ndim)
         if index.ndim > 1:
             raise RuntimeError("Index has to be a vector/scalar")
-        if index.dtype is not int64 and index.dtype is not int32:
-            raise RuntimeError("index_fill_(): Expected dtype int64 for index.")
+        if index.dtype is not int64:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
         positions = index._data.reshape(-1)
         size = _size(x, dim)
         _check_in_bounds(np.where(positions < 0, positions + size, positions), size, dim, error=IndexError)
