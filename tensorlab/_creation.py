@@ -18,7 +18,8 @@ from . import _dtype
 from ._dtype import dtype as DType
 from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
-from ._tensor import Tensor
+from ._tensor import Tensor, require_tensors
+from .ops.copy import preserve_format
 
 
 def _shape_arg(size: tuple) -> tuple[int, ...]:
@@ -35,37 +36,56 @@ def _shape_arg(size: tuple) -> tuple[int, ...]:
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
+        if not t.dtype.is_floating_point:  # torch's factories word it with a capital "Only"
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
 
 def _infer_dtype(data: Any) -> DType:
-    """torch's inference: any float -> default float, else any int -> int64, else bool."""
-    kinds = set()
+    """torch's inference: Python floats -> the default float, ints -> int64, bools -> bool; NumPy
+    scalars, arrays and tensors keep their own dtype; mixed items promote (``[np.float64(1), 2.0]``
+    -> float64)."""
+    found = None
     stack = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, Tensor):
-            kinds.add(item.dtype.category)
-        elif isinstance(item, np.ndarray):
-            kinds.add(from_numpy_dtype(item.dtype).category)
+            item_dtype = item.dtype
+        elif isinstance(item, (np.ndarray, np.generic)):  # before float: np.float64 is a float
+            item_dtype = from_numpy_dtype(item.dtype)
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
-        elif isinstance(item, (bool, np.bool_)):
-            kinds.add(_dtype.BOOL)
-        elif isinstance(item, (int, np.integer)):
-            kinds.add(_dtype.INTEGER)
-        elif isinstance(item, (float, np.floating)):
-            kinds.add(_dtype.FLOATING)
+            continue
+        elif isinstance(item, bool):
+            item_dtype = _dtype.bool_
+        elif isinstance(item, int):
+            item_dtype = _dtype.int64
+        elif isinstance(item, float):
+            item_dtype = get_default_dtype()
         elif isinstance(item, str):
             raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(item).__name__}")
-    if _dtype.FLOATING in kinds:
-        return get_default_dtype()
-    if _dtype.INTEGER in kinds:
-        return _dtype.int64
-    return _dtype.bool_ if kinds else get_default_dtype()
+        found = item_dtype if found is None else _dtype.promote_types(found, item_dtype)
+    return found or get_default_dtype()
+
+
+def _checked_integers(nested: Any, target: DType) -> np.ndarray:
+    """Numbers as an integer dtype, refusing (as torch does) those that do not fit it.
+
+    Only Python ints that fit int64 are accepted at all; negative ints wrap into uint8 (-1 -> 255,
+    two's complement), but 300 or -1.5 do not fit uint8, and 2**40 does not fit int32.
+    """
+    values = np.array(nested)
+    if values.dtype == object or values.dtype == np.uint64:  # an int beyond int64
+        raise ValueError("Overflow when unpacking long long")
+    if values.size:
+        limits = np.iinfo(target.numpy)
+        lowest = -limits.max if limits.min == 0 and values.dtype.kind == "i" else limits.min
+        if values.min() < lowest or values.max() > limits.max:
+            raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+    return values.astype(target.numpy)
 
 
 def _check_rectangular(data: Any) -> None:
@@ -116,11 +136,14 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     _check_rectangular(data)
     nested = _to_nested(data)
     try:
-        array = np.array(nested, dtype=target.numpy)
+        if target.category == _dtype.INTEGER and not isinstance(data, np.ndarray):
+            array = _checked_integers(nested, target)
+        else:
+            array = np.array(nested, dtype=target.numpy)
     except ValueError as e:
+        if "Overflow" in str(e):
+            raise
         raise ValueError(f"expected sequence of equal-length lists: {e}") from None
-    except OverflowError:
-        array = np.array(nested, dtype=np.int64).astype(target.numpy)
     return _finish(Tensor._from_array(array, target), requires_grad)
 
 
@@ -186,29 +209,30 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any
     return _filled(_shape_arg((size,)), fill_value, dtype, requires_grad)
 
 
-def _filled_like(x: Tensor, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+def _filled_like(name: str, x: Tensor, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
     """A new tensor shaped like x and laid out like x (a transposed x gives transposed strides),
     which is torch's default ``memory_format=torch.preserve_format``."""
+    require_tensors(name, ("input", x))
     target = to_dtype(dtype) if dtype is not None else x.dtype
     values = np.full_like(x._data, value, dtype=target.numpy, order="K")
-    return _finish(Tensor._from_array(values, target), requires_grad)
+    return _finish(preserve_format(Tensor._from_array(values, target), x), requires_grad)
 
 
 def zeros_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    return _filled_like(x, 0, dtype, requires_grad)
+    return _filled_like("zeros_like", x, 0, dtype, requires_grad)
 
 
 def ones_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    return _filled_like(x, 1, dtype, requires_grad)
+    return _filled_like("ones_like", x, 1, dtype, requires_grad)
 
 
 def empty_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Uninitialised in torch; zeros here, so results are reproducible."""
-    return _filled_like(x, 0, dtype, requires_grad)
+    return _filled_like("empty_like", x, 0, dtype, requires_grad)
 
 
 def full_like(x: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    return _filled_like(x, fill_value, dtype, requires_grad)
+    return _filled_like("full_like", x, fill_value, dtype, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -263,4 +287,4 @@ def legacy_tensor_constructor(*args: Any, **kwargs: Any) -> Tensor:
 
 def _rebuild_tensor(array: np.ndarray, dtype_name: str, requires_grad: bool) -> Tensor:
     """Unpickling: rebuild a tensor from its values."""
-    return _finish(Tensor._from_array(array, to_dtype(dtype_name)), requires_grad)
+    return _finish(Tensor._from_array(array, _dtype._BY_NAME[dtype_name]), requires_grad)

@@ -73,7 +73,10 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
 
 
 def to_dtype(d: object) -> dtype:
-    """Accept a tensorlab dtype, a torch-style name, a NumPy dtype or a Python type."""
+    """A ``dtype=`` argument: a tensorlab dtype, or the Python type float, int or bool, as in torch.
+
+    A name ("float32") or a NumPy dtype is torch's TypeError: ``dtype=tensorlab.float32``.
+    """
     if isinstance(d, dtype):
         return d
     if d is float:
@@ -82,12 +85,10 @@ def to_dtype(d: object) -> dtype:
         return int64
     if d is bool:
         return bool_
-    if isinstance(d, str) and d in _BY_NAME:
-        return _BY_NAME[d]
     name = getattr(d, "__module__", "") == "torch" and str(d).removeprefix("torch.")
     if name and name in _BY_NAME:
         return _BY_NAME[name]
-    return from_numpy_dtype(d)  # type: ignore[arg-type]
+    raise TypeError(f"argument 'dtype' must be tensorlab.dtype, not {type(d).__name__}")
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:

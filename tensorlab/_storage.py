@@ -93,6 +93,22 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
     return True
 
 
+def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """True when the elements fill a gap-free block in *some* dim order (e.g. a transposed matrix).
+
+    torch's ``preserve_format`` (the default of clone and the ``*_like`` factories) copies such a
+    tensor's strides exactly, those of size-1 dims included. An empty tensor counts as dense.
+    """
+    if 0 in shape:
+        return True
+    expected = 1
+    for stride, size in sorted((stride, size) for size, stride in zip(shape, strides, strict=True) if size > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def view_strides(
     shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int]
 ) -> tuple[int, ...] | None:

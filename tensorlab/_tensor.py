@@ -191,7 +191,7 @@ class Tensor:
     def storage_offset(self) -> int:
         return self._offset
 
-    def is_contiguous(self, memory_format: Any = None) -> bool:
+    def is_contiguous(self, *, memory_format: Any = None) -> bool:
         return self._strides is None or is_contiguous(self._data.shape, self._strides)
 
     def untyped_storage(self) -> Storage:
@@ -250,6 +250,8 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and not self.dtype.is_floating_point:  # torch's wording differs from the setter's
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -433,7 +435,7 @@ class Tensor:
         return _ew.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ew.add(other, self)
+        return _ew.add(self, other)  # as torch: tensor first, so ``2 + x`` records like ``x + 2``
 
     def __sub__(self, other: Any) -> Tensor:
         return _ew.sub(self, other)
@@ -445,7 +447,7 @@ class Tensor:
         return _ew.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _ew.mul(other, self)
+        return _ew.mul(self, other)  # as torch: tensor first, so ``2 * x`` records like ``x * 2``
 
     def __truediv__(self, other: Any) -> Tensor:
         return _ew.div(self, other)
@@ -472,9 +474,13 @@ class Tensor:
         return _ew.pow(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, Tensor):  # Python then says "unsupported operand type(s) for @"
+            return NotImplemented
         return _linalg.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return _linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -487,6 +493,8 @@ class Tensor:
         return _ew.abs(self)
 
     def __invert__(self) -> Tensor:
+        if self.dtype.is_floating_point:  # torch.bitwise_not says NotImplementedError, ~ says TypeError
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return _ew.bitwise_not(self)
 
     def __and__(self, other: Any) -> Tensor:
@@ -924,6 +932,8 @@ class Tensor:
         return _shape.as_strided(self, size, stride, storage_offset)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
+        if memory_format is not None:  # tensorlab has one memory format: row-major
+            raise TypeError(f"contiguous(): argument 'memory_format' must be torch.memory_format, not {type(memory_format).__name__}")
         return _shape.contiguous(self)
 
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
@@ -1114,6 +1124,20 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
         )
     return dim + n if dim < 0 else dim
+
+
+def require_tensors(function: str, *arguments: tuple[str, Any], numbers: bool = False) -> None:
+    """torch's TypeError for the first ``(name, value)`` argument that is not a tensor (nor a
+    number, with ``numbers=True``): ``exp([1.0])`` -> "exp(): argument 'input' (position 1) must
+    be Tensor, not list".
+
+    Ops call it only once they have failed (a list has no ``_data``), then re-raise their own
+    error if it returns: checking costs nothing when the arguments are right.
+    """
+    allowed = (Tensor, bool, int, float, np.generic) if numbers else Tensor
+    for position, (name, value) in enumerate(arguments, start=1):
+        if not isinstance(value, allowed):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}") from None
 
 
 # The op modules import Tensor, so they are imported after it is defined.

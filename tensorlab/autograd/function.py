@@ -174,10 +174,13 @@ class BackwardNode(Node, FunctionCtx):
         self.num_inputs = len(inputs)
         needs_grad = []
         edges = []
+        operands = self.function.operands
         for i, x in enumerate(inputs):
             requires_grad = getattr(x, "_requires_grad", None)
-            if requires_grad is None:  # a Python number, a dim, a dtype...: no edge
+            if requires_grad is None:  # a Python number, a dim, a dtype...: no edge,
                 needs_grad.append(False)
+                if i < operands:  # unless torch wraps the number in a tensor: ``x * 2``
+                    edges.append(NO_EDGE)
             elif requires_grad:
                 needs_grad.append(True)
                 node, nr = gradient_edge(x)
@@ -268,6 +271,10 @@ class Function:
 
     _backward_cls: type[BackwardNode]
     _forward_takes_ctx = True
+    operands = 0
+    """How many leading arguments are operands that torch turns into tensors when they are Python
+    numbers (``x * 2`` multiplies by ``tensor(2)``): such a number gets an edge ``(None, 0)`` in
+    ``next_functions``, as in torch. Other non-tensor arguments (dims, alpha, ...) get none."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from .._dtype import bool_, int32, int64, uint8
-from .._tensor import Tensor, _wrap_dim
+from .._tensor import Tensor, _wrap_dim, require_tensors
 from ..autograd.function import Function
+from ..ops import elementwise
 from ..ops.broadcasting import broadcast_pair, sum_to_shape
 from ..ops.conv import (  # convolution and pooling live in ops/conv.py (unfold + matmul); re-exported here
     avg_pool1d,
@@ -55,7 +56,7 @@ def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
 
 # --- activations ----------------------------------------------------------------------------
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's name
-    return input.relu_() if inplace else input.relu()
+    return input.relu_() if inplace else elementwise.relu(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -109,7 +110,11 @@ class Gelu(Function):
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    return Gelu.apply(input, approximate)
+    try:
+        return Gelu.apply(input, approximate)
+    except AttributeError:
+        require_tensors("gelu", ("input", input))
+        raise
 
 
 def _softmax_dim(ndim: int, name: str) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._dtype import dtype, to_dtype
-from .._tensor import Tensor
+from .._storage import is_non_overlapping_and_dense
+from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function
 
 
@@ -16,11 +17,23 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        return Tensor._from_array(x._data.copy(order="K"), x.dtype)
+        return preserve_format(Tensor._from_array(x._data.copy(order="K"), x.dtype), x)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Tensor:
         return grad
+
+
+def preserve_format(copy: Tensor, x: Tensor) -> Tensor:
+    """``copy`` (laid out in x's memory order) with x's exact strides when x is dense, as in torch.
+
+    NumPy's order="K" already keeps the order of the dims; only the strides of size-1 dims, which
+    address no second element, can differ: torch keeps x's (``x[::2]`` of size 1 has stride 2).
+    """
+    strides = x.stride()
+    if is_non_overlapping_and_dense(x._data.shape, strides):
+        copy._strides = strides
+    return copy
 
 
 class ToDtype(Function):
@@ -38,7 +51,11 @@ class ToDtype(Function):
 
 
 def clone(x: Tensor) -> Tensor:
-    return Clone.apply(x)
+    try:
+        return Clone.apply(x)
+    except AttributeError:
+        require_tensors("clone", ("input", x))
+        raise
 
 
 def to(x: Tensor, *args: Any, dtype: Any = None, copy: bool = False, **kwargs: Any) -> Tensor:

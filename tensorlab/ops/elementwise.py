@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _buffers
 from .._dtype import bool_, dtype, get_default_dtype, result_type
-from .._tensor import Tensor
+from .._tensor import Tensor, require_tensors
 from ..autograd.copy_slices import check_view_write, write_through_view
 from ..autograd.function import Function
 from ..autograd.grad_mode import state as grad_state
@@ -135,6 +135,7 @@ class Add(Function):
     """z = x + alpha*y. dz/dx = 1, dz/dy = alpha."""
 
     backward_name = "AddBackward0"
+    operands = 2  # x and y: ``x + 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
@@ -152,6 +153,7 @@ class Sub(Function):
     """z = x - alpha*y. dz/dx = 1, dz/dy = -alpha."""
 
     backward_name = "SubBackward0"
+    operands = 2  # x and y: ``x - 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
@@ -170,6 +172,7 @@ class Rsub(Sub):
     """``number - tensor``: torch computes it as ``rsub`` and names the node RsubBackward1."""
 
     backward_name = "RsubBackward1"
+    operands = 0  # torch's rsub(tensor, number) takes the number as a Scalar: no edge for it
 
 
 def _is_bool(x: Operand) -> bool:
@@ -204,6 +207,7 @@ class Mul(Function):
     """z = x * y. dz/dx = y, dz/dy = x."""
 
     backward_name = "MulBackward0"
+    operands = 2  # x and y: ``x * 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
@@ -223,6 +227,7 @@ class Div(Function):
     """z = x / y (true division: integers give a float). dz/dx = 1/y, dz/dy = -x/y^2."""
 
     backward_name = "DivBackward0"
+    operands = 2  # x and y: ``x / 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
@@ -288,6 +293,7 @@ class DivRounded(Function):
     """z = x / y rounded ("trunc" or "floor"). Piecewise constant, so both gradients are 0."""
 
     backward_name = "DivBackward2"
+    operands = 2  # x and y: a number y gets the edge (None, 0), as in torch
 
     @staticmethod
     def forward(ctx: Any, x: Operand, y: Operand, rounding_mode: str) -> Tensor:
@@ -790,20 +796,32 @@ def _torch_type_name(dt: dtype) -> str:
 
 # --- the public functions -----------------------------------------------------------------
 def add(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
-    return Add.apply(x, y, alpha)
+    try:
+        return Add.apply(x, y, alpha)
+    except TypeError:
+        require_tensors("add", ("input", x), ("other", y), numbers=True)
+        raise
 
 
 def sub(x: Operand, y: Operand, *, alpha: Any = 1) -> Tensor:
-    if not isinstance(x, Tensor):
-        return Rsub.apply(x, y, alpha)
-    return Sub.apply(x, y, alpha)
+    try:
+        if not isinstance(x, Tensor):
+            return Rsub.apply(x, y, alpha)
+        return Sub.apply(x, y, alpha)
+    except TypeError:
+        require_tensors("sub", ("input", x), ("other", y), numbers=True)
+        raise
 
 
 subtract = sub
 
 
 def mul(x: Operand, y: Operand) -> Tensor:
-    return Mul.apply(x, y)
+    try:
+        return Mul.apply(x, y)
+    except TypeError:
+        require_tensors("mul", ("input", x), ("other", y), numbers=True)
+        raise
 
 
 multiply = mul
@@ -811,7 +829,11 @@ multiply = mul
 
 def div(x: Operand, y: Operand, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
-        return Div.apply(x, y)
+        try:
+            return Div.apply(x, y)
+        except TypeError:
+            require_tensors("div", ("input", x), ("other", y), numbers=True)
+            raise
     if rounding_mode in ("floor", "trunc"):
         return DivRounded.apply(x, y, rounding_mode)
     raise RuntimeError(
@@ -842,10 +864,16 @@ def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
 def _one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
     """The public function of a one-input op, named after it: ``exp(x)`` is ``Exp.apply(x)``."""
 
-    def function(x: Tensor) -> Tensor:
-        return op.apply(x)
+    name = op.__name__.lower()
 
-    function.__name__ = function.__qualname__ = op.__name__.lower()
+    def function(x: Tensor) -> Tensor:
+        try:
+            return op.apply(x)
+        except AttributeError:  # x is not a tensor: say so as torch does
+            require_tensors(name, ("input", x))
+            raise
+
+    function.__name__ = function.__qualname__ = name
     function.__doc__ = op.__doc__
     return function
 

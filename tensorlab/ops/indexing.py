@@ -596,6 +596,8 @@ def _with_size(shape: tuple, dim: int, size: int) -> tuple:
 # --- nonzero ---------------------------------------------------------------------------------
 def nonzero(x: Tensor, *, as_tuple: bool = False) -> Any:
     """Indices of the non-zero elements: an (n, ndim) int64 tensor, or one 1-d tensor per dim."""
+    if type(as_tuple) is not bool:
+        raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {type(as_tuple).__name__}")
     data = x._data
     if as_tuple:
         positions = np.nonzero(data.reshape(1) if data.ndim == 0 else data)

@@ -202,6 +202,12 @@ def _require_matrix(name: str, x: Tensor) -> None:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
+def _require_int(name: str, diagonal: Any) -> None:
+    """torch parses ``diagonal`` as an int: a float or a bool is refused, not silently truncated."""
+    if isinstance(diagonal, bool) or not hasattr(type(diagonal), "__index__"):
+        raise TypeError(f"{name}(): argument 'diagonal' must be int, not {type(diagonal).__name__}")
+
+
 class Tril(Function):
     """y = x on and below diagonal k (j - i <= k), 0 above. dy/dx: the same mask, so tril(grad)."""
 
@@ -234,12 +240,14 @@ class Triu(Function):
 
 def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     """The lower triangle (of each matrix in the batch): zero above diagonal ``diagonal``."""
+    _require_int("tril", diagonal)
     _require_matrix("tril", input)
     return Tril.apply(input, int(diagonal))
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     """The upper triangle (of each matrix in the batch): zero below diagonal ``diagonal``."""
+    _require_int("triu", diagonal)
     _require_matrix("triu", input)
     return Triu.apply(input, int(diagonal))
 

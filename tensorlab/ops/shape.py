@@ -248,6 +248,8 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
+    if not dims:  # even a 0-d tensor needs its (empty) order spelled out: x.permute(())
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     return Permute.apply(x, _permutation(x, _sizes(dims)))
 
 

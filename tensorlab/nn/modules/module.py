@@ -70,7 +70,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -82,7 +82,7 @@ class Module:
         elif isinstance(value, Module):
             if self.__dict__.get("_modules") is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_modules")
             self._modules[name] = value
         elif name in self.__dict__.get("_modules", {}):
             if value is not None:
@@ -95,11 +95,15 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
-        """Remove ``name`` from wherever it was, before it is registered somewhere else."""
+    def _forget(self, name: str, keep: str) -> None:
+        """Remove ``name`` from wherever it was, before it is registered in the store ``keep``.
+
+        ``keep`` itself is left alone: replacing ``seq[0]`` keeps child "0" first, as in torch.
+        """
         self.__dict__.pop(name, None)
         for store in ("_parameters", "_buffers", "_modules"):
-            self.__dict__[store].pop(name, None)
+            if store != keep:
+                self.__dict__[store].pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name: str) -> Any:
