@@ -242,7 +242,7 @@ class Div(Function):
         x, y = _restore(ctx)
         return (
             grad / y if ctx.needs_input_grad[0] else None,
-            -grad * x / (y * y) if ctx.needs_input_grad[1] else None,
+            -grad * (x / y) / y if ctx.needs_input_grad[1] else None,  # (x/y)/y: no y*y underflow
         )
 
 
