@@ -174,7 +174,7 @@ class BackwardNode(Node, FunctionCtx):
         self.num_inputs = len(inputs)
         needs_grad = []
         edges = []
-        operands = self.function.operands
+        operands = getattr(self.function, "operands", 0)  # CopySlices is no Function
         for i, x in enumerate(inputs):
             requires_grad = getattr(x, "_requires_grad", None)
             if requires_grad is None:  # a Python number, a dim, a dtype...: no edge,

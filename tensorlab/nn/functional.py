@@ -75,11 +75,31 @@ def erf(a: np.ndarray) -> np.ndarray:
     return _erf(a).astype(a.dtype) if a.size else a.copy()
 
 
+class Erf(Function):
+    """erf(x) = 2/sqrt(pi) * integral from 0 to x of exp(-s^2) ds; d/dx = 2/sqrt(pi) * exp(-x^2).
+
+    Only GELU's backward needs it, as a differentiable op, so gradients of GELU's gradient work.
+    """
+
+    backward_name = "ErfBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _wrap(erf(x._data), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * (-x * x).exp() * (2 / math.sqrt(math.pi))
+
+
 class Gelu(Function):
     """GELU(x) = x * Phi(x), Phi the standard normal CDF = (1 + erf(x / sqrt 2)) / 2.
 
     d/dx = Phi(x) + x * phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi). With ``approximate='tanh'``:
     Phi(x) ~ (1 + tanh(k (x + 0.044715 x^3))) / 2, k = sqrt(2/pi), differentiated by the chain rule.
+    The backward is written with tensor ops, so it can itself be differentiated (double backward).
     """
 
     backward_name = "GeluBackward0"
@@ -97,14 +117,14 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        a = x._data.astype(np.float64)
         if ctx.approximate == "tanh":
             k = math.sqrt(2 / math.pi)
-            t = np.tanh(k * (a + 0.044715 * a**3))
-            slope = 0.5 * (1 + t) + 0.5 * a * (1 - t * t) * k * (1 + 3 * 0.044715 * a * a)
+            t = (k * (x + 0.044715 * x * x * x)).tanh()
+            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x)
         else:
-            slope = 0.5 * (1 + erf(a / math.sqrt(2))) + a * np.exp(-0.5 * a * a) / math.sqrt(2 * math.pi)
-        return grad * _wrap(slope, x), None
+            cdf = 0.5 * (1 + Erf.apply(x / math.sqrt(2)))
+            slope = cdf + x * (-0.5 * x * x).exp() / math.sqrt(2 * math.pi)
+        return grad * slope, None
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
@@ -234,6 +254,7 @@ class LayerNorm(Function):
 
     With xhat = (x - mean) * rstd and dxhat = g * w, over the N normalised elements:
     dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)); dw = sum g * xhat; db = sum g.
+    Backward recomputes xhat and rstd from x with tensor ops, so its result is differentiable too.
     """
 
     backward_name = "NativeLayerNormBackward0"
@@ -244,21 +265,23 @@ class LayerNorm(Function):
         axes = tuple(range(a.ndim - normalized_ndim, a.ndim))
         mean = a.mean(axis=axes, keepdims=True)
         rstd = 1.0 / np.sqrt(a.var(axis=axes, keepdims=True) + eps)
-        xhat = _wrap((a - mean) * rstd, x)
-        y = xhat._data.copy()
+        y = (a - mean) * rstd
         if weight is not None:
             y = y * weight._data
         if bias is not None:
             y = y + bias._data
-        ctx.axes = axes
-        ctx.save_for_backward(xhat, _wrap(rstd, x), weight)
+        ctx.axes, ctx.eps = axes, eps
+        ctx.save_for_backward(x, weight)
         return _wrap(y, x)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        xhat, rstd, weight = ctx.saved_tensors
+        x, weight = ctx.saved_tensors
         axes = list(ctx.axes)
         normalized_shape = tuple(grad.shape[grad.ndim - len(axes):])
+        mean = x.mean(axes, keepdim=True)
+        rstd = 1 / (x.var(axes, correction=0, keepdim=True) + ctx.eps).sqrt()
+        xhat = (x - mean) * rstd
         dxhat = grad * weight if weight is not None else grad
         dx = rstd * (dxhat - dxhat.mean(axes, keepdim=True) - xhat * (dxhat * xhat).mean(axes, keepdim=True))
         # sum over the batch dims; sum_to_shape, because sum([]) would sum over every dim
@@ -282,7 +305,8 @@ class Embedding(Function):
     """y[i] = weight[indices[i]]: a row lookup.
 
     Backward: each output row's gradient is added into the row of ``weight`` it was read from
-    (rows read twice receive both gradients; ``padding_idx`` rows receive none).
+    (rows read twice receive both gradients; ``padding_idx`` rows receive none). That is
+    ``index_add``, a differentiable op, so double backward works.
     """
 
     backward_name = "EmbeddingBackward0"
@@ -297,14 +321,14 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        g = grad._data.reshape(-1, grad.shape[-1])
+        width = grad.shape[-1]
+        row_grads = grad.reshape(-1, width)
         rows = ctx.indices.reshape(-1)
         if ctx.padding_idx is not None:
-            keep = rows != ctx.padding_idx
-            g, rows = g[keep], rows[keep]
-        weight_grad = np.zeros((ctx.num_rows, grad.shape[-1]), dtype=grad.dtype.numpy)
-        np.add.at(weight_grad, rows, g)
-        return Tensor._from_array(weight_grad, grad.dtype), None, None
+            keep = Tensor._from_array((rows != ctx.padding_idx)[:, None], bool_)
+            row_grads = where(keep, row_grads, 0.0)
+        zeros = Tensor._from_array(np.zeros((ctx.num_rows, width), dtype=grad.dtype.numpy), grad.dtype)
+        return zeros.index_add(0, Tensor._from_array(rows.astype(np.int64), int64), row_grads), None, None
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:  # noqa: A002
@@ -469,7 +493,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
 class BinaryCrossEntropy(Function):
     """loss = -w * (t log x + (1 - t) log(1 - x)), each log clamped at -100 so x = 0 or 1 is finite.
 
-    dx = w (x - t) / max(x (1 - x), 1e-12); dt = w (log(1 - x) - log x).
+    dx = w (x - t) / max(x (1 - x), 1e-12); dt = w (log(1 - x) - log x). Backward uses tensor
+    ops, so it can be differentiated again.
     """
 
     backward_name = "BinaryCrossEntropyBackward0"
@@ -493,13 +518,10 @@ class BinaryCrossEntropy(Function):
         g = _unreduce(grad, ctx.reduction, ctx.shape)
         if weight is not None:
             g = g * weight
-        a = x._data
-        grad_x = g * _wrap((a - t._data) / np.maximum(a * (1 - a), 1e-12), x) if ctx.needs_input_grad[0] else None
+        grad_x = g * (x - t) / (x * (1 - x)).clamp(min=1e-12) if ctx.needs_input_grad[0] else None
         grad_t = None
         if ctx.needs_input_grad[1]:
-            with np.errstate(divide="ignore"):
-                slope = np.maximum(np.log(1 - a), -100) - np.maximum(np.log(a), -100)
-            grad_t = g * _wrap(slope, x)
+            grad_t = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
         return grad_x, grad_t, None, None
 
 
@@ -529,6 +551,7 @@ class BinaryCrossEntropyWithLogits(Function):
     computed from the logit so it never takes log(0).
 
     dx = w (L sigmoid(x) - pos_weight t); dt = w (-x + (pos_weight - 1) softplus(-x)).
+    Backward uses tensor ops, so it can be differentiated again.
     """
 
     backward_name = "BinaryCrossEntropyWithLogitsBackward0"
@@ -551,11 +574,16 @@ class BinaryCrossEntropyWithLogits(Function):
         g = _unreduce(grad, ctx.reduction, ctx.shape)
         if weight is not None:
             g = g * weight
-        a, b = x._data, t._data
-        pw = pos_weight._data if pos_weight is not None else 1
-        sig = 1 / (1 + np.exp(-a))
-        grad_x = g * _wrap((1 + (pw - 1) * b) * sig - pw * b, x) if ctx.needs_input_grad[0] else None
-        grad_t = g * _wrap(-a + (pw - 1) * _softplus(-a), x) if ctx.needs_input_grad[1] else None
+        grad_x = grad_t = None
+        if ctx.needs_input_grad[0]:
+            if pos_weight is None:
+                grad_x = g * (x.sigmoid() - t)
+            else:
+                grad_x = g * ((1 + (pos_weight - 1) * t) * x.sigmoid() - pos_weight * t)
+        if ctx.needs_input_grad[1]:
+            grad_t = -g * x
+            if pos_weight is not None:  # softplus(-x) = max(-x, 0) + log(1 + exp(-|x|))
+                grad_t = grad_t + g * (pos_weight - 1) * ((-x).relu() + (1 + (-x.abs()).exp()).log())
         return grad_x, grad_t, None, None, None
 
 
@@ -567,7 +595,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 
 class MseLoss(Function):
-    """loss = (x - t)^2 (broadcast). dx = 2 (x - t), dt = -2 (x - t)."""
+    """loss = (x - t)^2 (broadcast). dx = 2 (x - t), dt = -2 (x - t), with tensor ops (double backward works)."""
 
     backward_name = "MseLossBackward0"
 
@@ -576,13 +604,13 @@ class MseLoss(Function):
         diff = x._data - t._data
         loss = diff * diff if weight is None else weight._data * diff * diff
         ctx.reduction, ctx.shape = reduction, tuple(np.shape(loss))
-        ctx.save_for_backward(_wrap(diff, x), weight)
+        ctx.save_for_backward(x, t, weight)
         return _wrap(_reduce(np.asarray(loss), reduction), x)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        diff, weight = ctx.saved_tensors
-        g = _unreduce(grad, ctx.reduction, ctx.shape) * diff * 2
+        x, t, weight = ctx.saved_tensors
+        g = _unreduce(grad, ctx.reduction, ctx.shape) * (x - t) * 2
         if weight is not None:
             g = g * weight
         return (
