@@ -546,6 +546,25 @@ def _softplus(a: np.ndarray) -> np.ndarray:
     return np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a)))
 
 
+class Softplus(Function):
+    """softplus(x) = log(1 + exp(x)), computed without overflow; d/dx = sigmoid(x).
+
+    A differentiable op for BCE-with-logits' backward (a max/abs formula would have a kink at 0).
+    """
+
+    backward_name = "SoftplusBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _wrap(_softplus(x._data), x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * x.sigmoid()
+
+
 class BinaryCrossEntropyWithLogits(Function):
     """loss = w * ((1 - t) x + L softplus(-x)), L = 1 + (pos_weight - 1) t: BCE of sigmoid(x),
     computed from the logit so it never takes log(0).
@@ -582,8 +601,8 @@ class BinaryCrossEntropyWithLogits(Function):
                 grad_x = g * ((1 + (pos_weight - 1) * t) * x.sigmoid() - pos_weight * t)
         if ctx.needs_input_grad[1]:
             grad_t = -g * x
-            if pos_weight is not None:  # softplus(-x) = max(-x, 0) + log(1 + exp(-|x|))
-                grad_t = grad_t + g * (pos_weight - 1) * ((-x).relu() + (1 + (-x.abs()).exp()).log())
+            if pos_weight is not None:
+                grad_t = grad_t + g * (pos_weight - 1) * Softplus.apply(-x)
         return grad_x, grad_t, None, None, None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd.function import Function
 
@@ -50,13 +51,15 @@ class Pad(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        g = grad._data
+        g = grad  # tensor ops (index_select, index_add), so double backward works
         for axis, index in reversed(ctx.indices.items()):
-            copied = index >= 0  # fill values came from nowhere
-            summed = np.zeros((ctx.input_shape[axis], *np.delete(g.shape, axis)), g.dtype)
-            np.add.at(summed, index[copied], np.moveaxis(g, axis, 0)[copied])
-            g = np.moveaxis(summed, 0, axis)
-        return Tensor._from_array(np.ascontiguousarray(g), grad.dtype), None, None
+            copied = np.flatnonzero(index >= 0)  # fill values came from nowhere
+            shape = list(g.shape)
+            shape[axis] = ctx.input_shape[axis]
+            summed = Tensor._from_array(np.zeros(shape, g.dtype.numpy), g.dtype)
+            sources = g.index_select(axis, Tensor._from_array(copied.astype(np.int64), int64))
+            g = summed.index_add(axis, Tensor._from_array(index[copied].astype(np.int64), int64), sources)
+        return g, None, None
 
 
 @cache
