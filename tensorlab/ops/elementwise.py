@@ -1118,16 +1118,44 @@ def _snapshot(t: Tensor) -> Tensor:
     return copy
 
 
+def _arithmetic_(ufunc: np.ufunc, op: Callable[..., Tensor], self: Tensor, other: Operand, **kwargs: Any) -> Tensor:
+    """``self op= other``: straight into self's memory when nothing is recorded and the result
+    keeps self's dtype and shape (an optimizer's ``p -= lr * p.grad``): one ufunc, no temporary.
+    Everything else — graphs, casts, broadcasting errors — takes the general :func:`inplace` path.
+    """
+    if (
+        not kwargs
+        and type(self) is Tensor
+        and (type(other) is Tensor or type(other) is float or type(other) is int)
+        and self.dtype is not bool_
+        and _dtype_of(self, other) is self.dtype
+        and not records_history(self, (other,))
+    ):
+        check_inplace_allowed(self, other)
+        try:
+            ufunc(self._data, _operand(other, self.dtype), out=self._data)
+        except ValueError:  # other does not broadcast to self: let the general path raise
+            pass
+        else:
+            self._storage.version += 1
+            return self
+    return inplace(op, self, other, **kwargs)
+
+
 def add_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
-    return inplace(add, self, other, alpha=alpha)
+    if alpha != 1 or alpha is True:
+        return inplace(add, self, other, alpha=alpha)
+    return _arithmetic_(np.add, add, self, other)
 
 
 def sub_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
-    return inplace(sub, self, other, alpha=alpha)
+    if alpha != 1 or alpha is True:
+        return inplace(sub, self, other, alpha=alpha)
+    return _arithmetic_(np.subtract, sub, self, other)
 
 
 def mul_(self: Tensor, other: Operand) -> Tensor:
-    return inplace(mul, self, other)
+    return _arithmetic_(np.multiply, mul, self, other)
 
 
 def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
