@@ -336,3 +336,42 @@ def test_bmm_random(batch, n, k, p):
 def test_matmul_batch_of_one_that_requires_grad(a, b, grad):
     """torch drops a batch of 1 from a 3-D operand that requires grad, which changes the message."""
     same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+
+
+# --- addmm: bias + mat1 @ mat2, the fused kernel of nn.functional.linear -----------------------
+ADDMM_CASES = {
+    "row bias": ((5,), (3, 4), (4, 5)),
+    "full bias": ((3, 5), (3, 4), (4, 5)),
+    "row of ones": ((1, 5), (3, 4), (4, 5)),
+    "column bias": ((3, 1), (3, 4), (4, 5)),
+    "scalar bias": ((), (3, 4), (4, 5)),
+    "inner sizes differ": ((5,), (3, 4), (3, 5)),
+    "bias does not fit": ((3,), (3, 4), (4, 5)),
+    "bias with more dims": ((2, 3, 5), (3, 4), (4, 5)),
+    "vector operand": ((5,), (4,), (4, 5)),
+}
+
+
+@pytest.mark.parametrize("name", ADDMM_CASES)
+def test_addmm_matches_torch(name: str) -> None:
+    rng = np.random.default_rng(0)
+    check_op(lambda lib, b, x, w: lib.addmm(b, x, w), *(rng.standard_normal(s) for s in ADDMM_CASES[name]))
+
+
+@given(n=st.integers(1, 4), k=st.integers(1, 4), p=st.integers(1, 4), bias_kind=st.sampled_from(["row", "full", "col"]))
+def test_addmm_random_shapes(n: int, k: int, p: int, bias_kind: str) -> None:
+    rng = np.random.default_rng(n * 100 + k * 10 + p)
+    bias_shape = {"row": (p,), "full": (n, p), "col": (n, 1)}[bias_kind]
+    check_op(
+        lambda lib, b, x, w: lib.addmm(b, x, w),
+        rng.standard_normal(bias_shape), rng.standard_normal((n, k)), rng.standard_normal((k, p)),
+    )
+
+
+def test_linear_is_one_addmm_like_torch() -> None:
+    rng = np.random.default_rng(1)
+    out = check_op(
+        lambda lib, b, x, w: lib.nn.functional.linear(x, w, b),
+        rng.standard_normal(5), rng.standard_normal((3, 4)), rng.standard_normal((5, 4)),
+    )
+    assert out.grad_fn.name() == "AddmmBackward0"

@@ -39,6 +39,7 @@ from ..ops.conv import (  # convolution and pooling live in ops/conv.py (unfold 
     unfold,
 )
 from ..ops.elementwise import where
+from ..ops.linalg import addmm
 from ..ops.padding import pad
 
 __all__ = [
@@ -224,9 +225,11 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
     """y = x W^T + b: ``weight`` is (out_features, in_features), as nn.Linear stores it.
 
-    Built from matmul and add, so ``grad_fn`` is AddBackward0 where torch's fused kernel shows
-    AddmmBackward0; values and gradients are the same.
+    A batch of vectors with a bias is one fused ``addmm`` (grad_fn AddmmBackward0, as in torch);
+    other shapes are a matmul and an add.
     """
+    if input.ndim == 2 and bias is not None and bias.ndim == 1:
+        return addmm(bias, input, weight.t())
     output = input.matmul(weight.t())
     return output + bias if bias is not None else output
 

@@ -26,7 +26,7 @@ from .._tensor import Tensor
 from ..autograd.function import Function
 from .broadcasting import broadcast_pair, sum_to_shape
 
-__all__ = ["bmm", "dot", "matmul", "mm", "outer"]
+__all__ = ["addmm", "bmm", "dot", "matmul", "mm", "outer"]
 
 # How torch spells dtypes in its kernel errors: ScalarType names, and C++ type names (mm).
 _SCALAR_NAMES = {
@@ -309,6 +309,50 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
         raise RuntimeError("mat2 must be a matrix")
     _check_mm(tuple(input.shape), input.dtype, tuple(mat2.shape), mat2.dtype)
     return Mm.apply(input, mat2)
+
+
+class Addmm(Function):
+    """Z = bias + X W, fused as torch's linear layer does: the bias is added into the fresh
+    product, so no second temporary is made. dZ/dbias: grad summed back to bias' shape;
+    dZ/dX = grad @ W^T; dZ/dW = X^T @ grad."""
+
+    backward_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, bias: Tensor, x: Tensor, w: Tensor) -> Tensor:
+        ctx.save_for_backward(x, w)
+        ctx.bias_shape = bias.shape
+        product = np.matmul(x._data, w._data)
+        product += bias._data  # broadcasts, in place: ``product`` is ours alone
+        return Tensor._from_array(product, x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        x, w = ctx.saved_tensors
+        return (
+            sum_to_shape(grad, ctx.bias_shape) if ctx.needs_input_grad[0] else None,
+            mm(grad, w.mT) if ctx.needs_input_grad[1] else None,
+            mm(x.mT, grad) if ctx.needs_input_grad[2] else None,
+        )
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    """``input + mat1 @ mat2`` for matrices, ``input`` broadcast to the product (beta = alpha = 1)."""
+    _require_tensors("addmm", mat1, mat2, ("mat1", "mat2"))
+    if mat1.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")
+    if mat2.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
+    _check_mm(tuple(mat1.shape), mat1.dtype, tuple(mat2.shape), mat2.dtype)
+    if input.dtype is not mat1.dtype:
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {_SCALAR_NAMES[input.dtype.name]} "
+            f"and {_SCALAR_NAMES[mat2.dtype.name]}"
+        )
+    input.expand(mat1.shape[0], mat2.shape[1])  # torch's error if input cannot take the product's shape
+    if input.dtype is float16:
+        return input + mm(mat1, mat2)
+    return Addmm.apply(input, mat1, mat2)
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
