@@ -16,10 +16,11 @@ BOOL, INTEGER, FLOATING = 0, 1, 2
 class dtype:  # noqa: N801 - torch's name
     """A tensor element type: ``tensorlab.float32`` etc. Compare with ``is`` or ``==``."""
 
-    __slots__ = ("category", "is_floating_point", "is_signed", "itemsize", "name", "numpy", "rank")
+    __slots__ = ("category", "is_floating_point", "is_signed", "itemsize", "name", "numpy", "rank", "scalar_type")
 
-    def __init__(self, name: str, numpy_type: type, category: int, rank: int) -> None:
+    def __init__(self, name: str, numpy_type: type, category: int, rank: int, scalar_type: str) -> None:
         self.name = name
+        self.scalar_type = scalar_type  # torch's C++ ScalarType name, as its kernel errors spell it
         self.numpy = np.dtype(numpy_type)
         self.category = category
         self.rank = rank
@@ -34,13 +35,13 @@ class dtype:  # noqa: N801 - torch's name
         return self.name  # pickle as the module-level singleton of the same name
 
 
-bool_ = dtype("bool", np.bool_, BOOL, 0)
-uint8 = dtype("uint8", np.uint8, INTEGER, 0)
-int32 = dtype("int32", np.int32, INTEGER, 1)
-int64 = dtype("int64", np.int64, INTEGER, 2)
-float16 = dtype("float16", np.float16, FLOATING, 0)
-float32 = dtype("float32", np.float32, FLOATING, 1)
-float64 = dtype("float64", np.float64, FLOATING, 2)
+bool_ = dtype("bool", np.bool_, BOOL, 0, "Bool")
+uint8 = dtype("uint8", np.uint8, INTEGER, 0, "Byte")
+int32 = dtype("int32", np.int32, INTEGER, 1, "Int")
+int64 = dtype("int64", np.int64, INTEGER, 2, "Long")
+float16 = dtype("float16", np.float16, FLOATING, 0, "Half")
+float32 = dtype("float32", np.float32, FLOATING, 1, "Float")
+float64 = dtype("float64", np.float64, FLOATING, 2, "Double")
 
 ALL_DTYPES = (bool_, uint8, int32, int64, float16, float32, float64)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}

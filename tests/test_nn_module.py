@@ -200,8 +200,12 @@ def test_setattr_rules_match_torch():
     for lib in (torch, tl):
         nn = lib.nn
         linear = nn.Linear(2, 2)
-        with pytest.raises(TypeError, match="cannot assign"):
-            linear.weight = lib.ones(2, 2)  # a plain Tensor where a Parameter lives
+        with pytest.raises(TypeError, match="cannot assign") as refused:
+            linear.weight = lib.ones(2, 2, dtype=lib.float64)  # a plain Tensor where a Parameter lives
+        library = lib.__name__
+        assert str(refused.value) == (
+            f"cannot assign '{library}.DoubleTensor' as parameter 'weight' ({library}.nn.Parameter or None expected)"
+        )
         linear.bias = None
         assert linear.bias is None and [n for n, _ in linear.named_parameters()] == ["weight"]
         seq = nn.Sequential(nn.ReLU())

@@ -152,18 +152,12 @@ def _batched(x: Tensor, n: int, name: str) -> bool:
     return x.ndim == n + 2
 
 
-def _type_name(x: Tensor) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int"}.get(
-        x.dtype.name, x.dtype.name
-    )
-
-
 def _check_conv(x: Tensor, weight: Tensor, bias: Tensor | None, groups: int, stride: tuple, n: int, transposed: bool) -> None:
     """torch's checks, in torch's order: weight dims, dtypes, stride, channels, bias."""
     if weight.ndim != n + 2:
         raise RuntimeError(f"weight should have at least {('three', 'four', 'five')[n - 1]} dimensions")
     if weight.dtype is not x.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(weight)}")
+        raise RuntimeError(f"expected scalar type {x.dtype.scalar_type} but found {weight.dtype.scalar_type}")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     if groups <= 0:
@@ -616,7 +610,7 @@ def _max_pool(name: str, n: int, x: Tensor, kernel_size: Any, stride: Any, paddi
     if not batched:
         x = x.reshape(1, *x.shape)
     if not x.dtype.is_floating_point and name == "max_pool1d":
-        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_type_name(x)}'")
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{x.dtype.scalar_type}'")
     kernel = _ntuple(kernel_size, n)
     stride_t = kernel if stride is None or stride == [] or stride == () else _ntuple(stride, n)
     padding_t, dilation_t = _ntuple(padding, n), _ntuple(dilation, n)

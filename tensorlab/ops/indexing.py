@@ -34,7 +34,6 @@ from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
 from .elementwise import (
     _check_fits,
-    _torch_type_name,
     copy_,
     fill_,
     inplace,
@@ -437,7 +436,7 @@ def _put_value(x: Tensor, value: Any, shape: tuple) -> Any:
         if value.dtype is not x.dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
-                f"{_torch_type_name(x.dtype)} for the destination and {_torch_type_name(value.dtype)} for the source."
+                f"{x.dtype.scalar_type} for the destination and {value.dtype.scalar_type} for the source."
             )
         while value.ndim and value.shape[0] == 1:  # leading size-1 dims are dropped, as in torch
             value = value.squeeze(0)
@@ -552,7 +551,7 @@ class Take(PickElements):
 def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
     """input read as if it were 1-d (row-major), at the positions in ``index``: index's shape."""
     if index.dtype is not int64:
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_torch_type_name(index.dtype)}")
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.dtype.scalar_type}")
     n = input.numel()
     flat = index._data
     bad = (flat < -n) | (flat >= n)
@@ -572,7 +571,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
 
     if indices.dtype is not int64:
         raise RuntimeError(
-            f"torch.take_along_dim(): dtype of indices should be Long but got {_torch_type_name(indices.dtype)}"
+            f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype.scalar_type}"
         )
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))

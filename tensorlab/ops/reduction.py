@@ -24,7 +24,7 @@ from .._dtype import bool_, dtype, float16, float32, get_default_dtype, int64, t
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
 from ..autograd.grad_mode import state as grad_state
-from .elementwise import _torch_type_name, isnan, maximum, minimum, sign, where
+from .elementwise import isnan, maximum, minimum, sign, where
 
 __all__ = [
     "all", "amax", "amin", "any", "argmax", "argmin", "cumsum", "logsumexp", "max", "mean", "min",
@@ -105,7 +105,7 @@ def _sum_dtype(x: Tensor, requested: Any) -> dtype:
         return x.dtype if x.dtype.is_floating_point else int64
     out = to_dtype(requested)
     if x.requires_grad and grad_state.enabled and not out.is_floating_point:
-        raise RuntimeError(f"Autograd not support dtype: {_torch_type_name(out)}")
+        raise RuntimeError(f"Autograd not support dtype: {out.scalar_type}")
     return out
 
 
@@ -143,13 +143,13 @@ def _mean_dtype(x: Tensor, requested: Any) -> dtype:
         if not out.is_floating_point:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Optional dtype must be either a floating "
-                f"point or complex dtype. Got: {_torch_type_name(out)}"
+                f"point or complex dtype. Got: {out.scalar_type}"
             )
         return out
     if not x.dtype.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {_torch_type_name(x.dtype)}"
+            f"or complex dtype. Got: {x.dtype.scalar_type}"
         )
     return x.dtype
 
@@ -743,16 +743,16 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
     Differs from torch: the nuclear norm (p='nuc') is not implemented (NotImplementedError).
     """
     x = input
-    _require_floating(x, f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_torch_type_name(x.dtype)}")
+    _require_floating(x, f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {x.dtype.scalar_type}")
     out_dtype = x.dtype
     if dtype is not None:
         out_dtype = to_dtype(dtype)
         if not out_dtype.is_floating_point:
-            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got {_torch_type_name(out_dtype)}")
+            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got {out_dtype.scalar_type}")
         if out_dtype.rank < x.dtype.rank:
             raise RuntimeError(
-                f"linalg.vector_norm: the dtype of the input ({_torch_type_name(x.dtype)}) should be "
-                f"convertible without narrowing to the specified dtype ({_torch_type_name(out_dtype)})"
+                f"linalg.vector_norm: the dtype of the input ({x.dtype.scalar_type}) should be "
+                f"convertible without narrowing to the specified dtype ({out_dtype.scalar_type})"
             )
     dims_given = 0 if dim is None else (1 if isinstance(dim, int) else len(dim))
     p_value = _norm_p(p, dims_given)

@@ -395,21 +395,21 @@ class IndexSelect(Function):
 def _check_source(op: str, x: Tensor, dim: int, index: Tensor, source: Tensor) -> np.ndarray:
     """index_add/index_copy: a vector index, one slice of source per index, same dtype and slice shape."""
     if index.dtype is not int64 and index.dtype is not int32:
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: {_type_name(index)}")
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: {index.dtype.scalar_type}")
     if index.ndim > 1:
         if op == "index_copy_":
             raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
         raise IndexError(
             f"{op}(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
-            f"{_type_name(index)} and size: {list(index.shape)}"
+            f"{index.dtype.scalar_type} and size: {list(index.shape)}"
         )
     if source.dtype is not x.dtype:
         if op == "index_copy_":
             raise RuntimeError(
                 "index_copy_(): self and source expected to have the same dtype, but got (self) "
-                f"{_type_name(x)} and (source) {_type_name(source)}"
+                f"{x.dtype.scalar_type} and (source) {source.dtype.scalar_type}"
             )
-        raise RuntimeError(f"{op}(): self ({_type_name(x)}) and source ({_type_name(source)}) must have the same scalar type")
+        raise RuntimeError(f"{op}(): self ({x.dtype.scalar_type}) and source ({source.dtype.scalar_type}) must have the same scalar type")
     positions = index._data.reshape(-1)
     source_len = source.shape[dim] if source.ndim > dim else 1
     if source.ndim not in (0, x.ndim) and op == "index_add_":
@@ -432,11 +432,6 @@ def _check_source(op: str, x: Tensor, dim: int, index: Tensor, source: Tensor) -
     prefix = "index_copy_(): " if op == "index_copy_" else ""
     _check_in_bounds(positions, _size(x, dim), dim, prefix, IndexError if op == "index_copy_" else RuntimeError)
     return positions
-
-
-def _type_name(t: Tensor) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-            "uint8": "Byte", "bool": "Bool"}.get(t.dtype.name, t.dtype.name)
 
 
 class IndexAdd(Function):

@@ -33,7 +33,7 @@ _hook_ids = count()
 def _torch_type_name(value: Any) -> str:
     """How torch names a value in its TypeErrors: 'torch.FloatTensor', 'int', ..."""
     if isinstance(value, Tensor):
-        return f"tensorlab.{value.dtype.name.capitalize()}Tensor"
+        return value.type()
     return type(value).__name__
 
 
