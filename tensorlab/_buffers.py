@@ -15,11 +15,16 @@ Small arrays are left to NumPy, whose own allocator is fast for them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._storage import Storage
+
+if TYPE_CHECKING:
+    from ._dtype import dtype
+    from ._tensor import Tensor
 
 MIN_ELEMENTS = 1 << 16  # below this, page faults are negligible and NumPy's allocator is faster
 MAX_BUFFERS_PER_SIZE = 4
@@ -68,6 +73,15 @@ class RecyclingStorage(Storage):
 def storage_for(array: np.ndarray) -> Storage:
     """The storage of an array made by :func:`empty`: its flat buffer, recycled on death."""
     return RecyclingStorage(array.base)
+
+
+def computed_into(shape: Sequence[int], dt: dtype, compute: Callable[[np.ndarray], Any]) -> Tensor:
+    """A new tensor of ``shape`` whose values ``compute(out)`` writes into a (maybe recycled) buffer."""
+    from ._tensor import Tensor
+
+    out = empty(shape, dt.numpy)
+    compute(out)
+    return Tensor._from_array(out, dt, storage=storage_for(out))
 
 
 def release_all() -> None:

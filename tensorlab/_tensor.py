@@ -608,6 +608,16 @@ class Tensor:
     def relu(self) -> Tensor:
         return _ew.relu(self)
 
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        from .nn.functional import softmax
+
+        return softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        from .nn.functional import log_softmax
+
+        return log_softmax(self, dim, dtype=dtype)
+
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
         return _ew.clamp(self, min, max)
 
@@ -1041,7 +1051,7 @@ class Tensor:
 
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
-            return f"tensorlab.{_ew._torch_type_name(self.dtype)}Tensor"
+            return f"tensorlab.{self.dtype.scalar_type}Tensor"
         return _copy.to(self, dtype)
 
     def type_as(self, other: Tensor) -> Tensor:

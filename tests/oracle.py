@@ -178,3 +178,14 @@ def _check_backward(out_t: Any, out_m: Any, inputs: list, rtol: float | None, at
                 continue
             assert m.grad is not None, f"input {i}: tensorlab has no gradient"
             assert_same(t.grad, m.grad, rtol, atol, where=f"grad of input {i}")
+            assert significant_strides(m.grad) == significant_strides(t.grad), (
+                f"grad of input {i}: stride {m.grad.stride()} != torch {t.grad.stride()}"
+            )
+
+
+def significant_strides(t: Any) -> tuple:
+    """The strides that say where elements are: those of dims longer than 1 (torch leaves the
+    others to chance), for a tensor with more than one element."""
+    if t.numel() <= 1:
+        return ()
+    return tuple(stride for size, stride in zip(t.shape, t.stride(), strict=True) if size > 1)

@@ -228,6 +228,38 @@ def test_cross_entropy_all_targets_ignored_is_nan():
     check_op(lambda lib, x, y: F(lib).cross_entropy(x, y), randn(2, 3), np.array([-100, -100]))
 
 
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize(
+    ("y", "w"),
+    [
+        ([0, 1, 2, 0], [0.0, 0.0, 0.0]),  # every weight 0: mean is 0/0
+        ([0, 1, 2, 0], [1.0, -1.0, 0.0]),  # weights that cancel: mean divides by 0
+        ([2, 1, 2, 0], [1.0, -1.0, 0.0]),
+    ],
+)
+def test_nll_loss_with_weights_that_sum_to_zero(y, w, reduction):
+    """torch divides by the zero total weight (nan or inf), in the loss and in its gradient."""
+    check_op(
+        lambda lib, x, t: F(lib).nll_loss(x, t, lib.tensor(w, dtype=lib.float64), reduction=reduction),
+        randn(4, 3), np.array(y),
+    )
+
+
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+def test_class_weights_cannot_require_grad(loss):
+    check_op(lambda lib, x, t, w: getattr(F(lib), loss)(x, t, w), randn(3, 4), np.array([0, 1, 2]), randn(4), grad=True)
+
+
+@pytest.mark.parametrize("method", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_softmax_tensor_methods(method, dim):
+    check_op(lambda lib, x: getattr(x, method)(dim), randn(3, 4))
+
+
+def test_class_weights_of_another_dtype_are_refused():
+    check_op(lambda lib, x, t, w: F(lib).nll_loss(x, t, w), randn(3, 4), np.array([0, 1, 2]), randn(4, dtype="float32"))
+
+
 @pytest.mark.parametrize(
     ("x", "y", "kwargs"),
     [

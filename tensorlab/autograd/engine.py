@@ -23,6 +23,7 @@ import numpy as np
 
 from .function import AccumulateGrad, BackwardNode, Node, gradient_edge
 from .grad_mode import state
+from .grad_stealing import can_steal
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -91,6 +92,9 @@ def run_backward(
                 dependencies[child] = remaining
                 if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(tiebreak), child))
+            # Hold no gradient past its node: a leaf's gradient that nothing else holds
+            # becomes its .grad without a copy (see grad_stealing).
+            input_grads = grad = None
     finally:
         state.enabled = previous_mode
     return captured
@@ -268,7 +272,12 @@ def _accumulate_into_leaf(node: AccumulateGrad, grad: Tensor, create_graph: bool
                 grad = replaced[0]
     leaf = node.variable
     if leaf._grad is None:
-        leaf._grad = grad.clone() if create_graph else _owned_copy(grad, leaf)
+        if create_graph:
+            leaf._grad = grad.clone()
+        elif not node._pre_hooks and can_steal(grad, leaf, held_by_caller=2):  # ours, run_backward's list
+            leaf._grad = grad.detach()
+        else:
+            leaf._grad = _owned_copy(grad, leaf)
     elif create_graph:
         leaf._grad = leaf._grad + grad
     else:

@@ -24,6 +24,7 @@ import numpy as np
 from .._dtype import bool_, int32, int64, uint8
 from .._tensor import Tensor, _wrap_dim, require_tensors
 from ..autograd.function import Function
+from ..autograd.grad_mode import is_grad_enabled
 from ..ops import elementwise
 from ..ops.broadcasting import broadcast_pair, sum_to_shape
 from ..ops.conv import (  # convolution and pooling live in ops/conv.py (unfold + matmul); re-exported here
@@ -187,8 +188,9 @@ class LogSoftmax(Function):
         if a.ndim == 0:
             y = _wrap(np.zeros_like(a), x)
         else:
-            shifted = a - np.max(a, axis=dim, keepdims=True)
-            y = _wrap(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), x)
+            shifted = a - a.max(axis=dim, keepdims=True)
+            shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+            y = _wrap(shifted, x)
         ctx.dim = dim
         ctx.save_for_backward(y)
         return y
@@ -400,32 +402,40 @@ class NllLoss(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str) -> Tensor:
+        # Few, whole-array NumPy calls: the loss runs right after a big matrix product has pushed
+        # everything out of the CPU caches, where each small call costs several microseconds.
         a = x._data if x.ndim > 1 else x._data[None]  # (C,) is a batch of one
         t = target._data if x.ndim > 1 else target._data[None]
         classes = a.shape[1]
-        ignored = t == ignore_index
-        safe_t = np.where(ignored, 0, t)
-        bad = (safe_t < 0) | (safe_t >= classes)
-        if bad.any():
+        kept = t != ignore_index
+        safe_t = np.where(kept, t, 0)
+        if safe_t.size and (safe_t.min() < 0 or safe_t.max() >= classes):
+            bad = (safe_t < 0) | (safe_t >= classes)
             raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
-        w = weight._data if weight is not None else np.ones(classes, dtype=a.dtype)
-        picked_weight = np.where(ignored, 0, w[safe_t]).astype(a.dtype)  # w[t_i], shape of t
-        mask = np.moveaxis(safe_t[..., None] == np.arange(classes), -1, 1)  # one-hot along dim 1
-        picked = np.sum(np.where(mask, a, 0), axis=1)
-        losses = -picked_weight * picked
-        total_weight = picked_weight.sum()
+        if weight is None:
+            picked_weight = kept.astype(a.dtype)  # w[t_i] = 1, or 0 where ignored
+        else:
+            picked_weight = np.where(kept, weight._data[safe_t], 0).astype(a.dtype)
+        # one-hot along dim 1: class c of sample i (and of each position of a K-dim input)
+        mask = np.expand_dims(safe_t, 1) == np.arange(classes).reshape(classes, *[1] * (t.ndim - 1))
+        losses = picked_weight * np.where(mask, a, 0).sum(axis=1)
+        losses = np.negative(losses, out=losses)
+        coefficient = -picked_weight  # d loss_i / d x[i, t_i]
         if reduction == "mean":
-            with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan, as torch
+            total_weight = picked_weight.sum()
+            if total_weight:
                 out = np.asarray(losses.sum() / total_weight, dtype=a.dtype)
+                coefficient /= total_weight
+            else:  # every target ignored, or weights that add up to 0: divide by 0, as torch does
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out = np.asarray(losses.sum() / total_weight, dtype=a.dtype)
+                    coefficient = np.where(kept, coefficient / total_weight, 0)
         elif reduction == "sum":
             out = np.asarray(losses.sum(), dtype=a.dtype)
         else:
             out = losses if x.ndim > 1 else losses[0]
-        coefficient = -picked_weight
-        if reduction == "mean":
-            coefficient = np.divide(coefficient, total_weight, out=np.zeros_like(coefficient), where=~ignored)
         ctx.reduction = reduction
-        ctx.save_for_backward(_wrap(mask * np.expand_dims(coefficient, 1), x))
+        ctx.save_for_backward(_wrap(np.where(mask, np.expand_dims(coefficient, 1), 0), x))
         ctx.input_ndim = x.ndim
         return _wrap(out, x)
 
@@ -448,6 +458,13 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if target.dtype not in (int64, uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.name.capitalize()}")
     _check_batch(input, target)
+    if weight is not None and weight.requires_grad and is_grad_enabled():
+        raise RuntimeError(
+            "The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'. "
+            "This input cannot have requires_grad True."
+        )
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_type} but found {weight.dtype.scalar_type}")
     return NllLoss.apply(input, target, weight, ignore_index, reduction)
 
 

@@ -98,6 +98,7 @@ def sum_to_shape(grad: Tensor, shape: Sequence[int]) -> Tensor:
     for d, size in enumerate(shape):
         if size != 1 and grad.shape[leading + d] != size:
             raise RuntimeError(f"cannot sum a gradient of shape {list(grad.shape)} to {list(shape)}")
-    dims = list(range(leading)) + stretched
-    summed = grad.sum(dims, keepdim=True) if dims else grad
-    return summed.reshape(shape) if leading or summed.shape != shape else summed
+    if not stretched:  # only new leading dims (a bias): summing them away leaves ``shape``
+        return grad.sum(list(range(leading)))
+    summed = grad.sum(list(range(leading)) + stretched, keepdim=True)
+    return summed.reshape(shape) if leading else summed

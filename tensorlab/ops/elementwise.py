@@ -108,9 +108,7 @@ def _fills_a_big_buffer(ufunc: Callable, xa: Any, ya: Any) -> bool:
 
 
 def _into_recycled_buffer(ufunc: Callable, dt: dtype, *operands: Any) -> Tensor:
-    out = _buffers.empty(operands[0].shape, dt.numpy)
-    ufunc(*operands, out=out)
-    return Tensor._from_array(out, dt, storage=_buffers.storage_for(out))
+    return _buffers.computed_into(operands[0].shape, dt, lambda out: ufunc(*operands, out=out))
 
 
 def _float_dtype(x: Tensor) -> dtype:
@@ -257,7 +255,7 @@ def _check_integer_division(y: Operand, dt: dtype) -> None:
 
 def _not_implemented_for(kernel: str, dt: dtype) -> NotImplementedError:
     """torch's error for a kernel that has no version for this dtype (e.g. floor division of bools)."""
-    return NotImplementedError(f'"{kernel}" not implemented for \'{_torch_type_name(dt)}\'')
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_type}\'')
 
 
 class FloorDivide(Function):
@@ -628,7 +626,7 @@ class Relu(Function):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         if x.dtype is bool_:
             raise RuntimeError("Boolean inputs not supported for relu")
-        z = unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), x)
+        z = binary(np.maximum, x, 0)
         ctx.save_for_backward(z)
         return z
 
@@ -769,7 +767,7 @@ class Where(Function):
         if condition.dtype is not bool_:
             raise RuntimeError(
                 "where expected condition to be a boolean tensor, but got a tensor with dtype "
-                f"{_torch_type_name(condition.dtype)}"
+                f"{condition.dtype.scalar_type}"
             )
         dt = result_type(x, y)
         for value in (x, y):
@@ -785,13 +783,6 @@ class Where(Function):
         (condition,) = ctx.saved_tensors
         zero = Tensor._from_array(np.zeros_like(grad._data), grad.dtype)  # not grad * 0: inf * 0 is nan
         return None, where(condition, grad, zero), where(condition, zero, grad)
-
-
-def _torch_type_name(dt: dtype) -> str:
-    return {
-        "bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long",
-        "float16": "Half", "float32": "Float", "float64": "Double",
-    }[dt.name]
 
 
 # --- the public functions -----------------------------------------------------------------
@@ -973,7 +964,7 @@ def allclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal
 def isclose(x: Tensor, y: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
     """|x - y| <= atol + rtol * |y|, elementwise. Like torch, both tensors must have one dtype."""
     if x.dtype is not y.dtype:
-        raise RuntimeError(f"{_torch_type_name(x.dtype)} did not match {_torch_type_name(y.dtype)}")
+        raise RuntimeError(f"{x.dtype.scalar_type} did not match {y.dtype.scalar_type}")
     return Tensor._from_array(np.isclose(x._data, y._data, rtol=rtol, atol=atol, equal_nan=equal_nan), bool_)
 
 
@@ -1056,8 +1047,8 @@ def store_result(self: Tensor, result: Tensor, any_cast: bool = False) -> None:
         )
     if not any_cast and not _can_cast(result.dtype, self.dtype):
         raise RuntimeError(
-            f"result type {_torch_type_name(result.dtype)} can't be cast to the desired output "
-            f"type {_torch_type_name(self.dtype)}"
+            f"result type {result.dtype.scalar_type} can't be cast to the desired output "
+            f"type {self.dtype.scalar_type}"
         )
     self._data[...] = result._data
     self._storage.version += 1

@@ -21,18 +21,16 @@ from typing import Any
 
 import numpy as np
 
+from .. import _buffers
 from .._dtype import bool_, dtype, float16
 from .._tensor import Tensor
 from ..autograd.function import Function
 from .broadcasting import broadcast_pair, sum_to_shape
+from .shape import expand_layout
 
 __all__ = ["addmm", "bmm", "dot", "matmul", "mm", "outer"]
 
-# How torch spells dtypes in its kernel errors: ScalarType names, and C++ type names (mm).
-_SCALAR_NAMES = {
-    "bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long",
-    "float16": "Half", "float32": "Float", "float64": "Double",
-}
+# How torch spells dtypes in mm's kernel errors: C++ type names (others use dtype.scalar_type).
 _CPP_NAMES = {
     "bool": "bool", "uint8": "unsigned char", "int32": "int", "int64": "long int",
     "float16": "c10::Half", "float32": "float", "float64": "double",
@@ -43,12 +41,18 @@ Shape = tuple[int, ...]
 
 # --- the kernel: one np.matmul ------------------------------------------------------------
 def _product(x: np.ndarray, y: np.ndarray, dt: dtype) -> Tensor:
-    """``x @ y`` with NumPy as the tensor of dtype ``dt`` (float16 is summed in float32, as torch)."""
+    """``x @ y`` with NumPy as the tensor of dtype ``dt`` (float16 is summed in float32, as torch).
+
+    A big product of matrices is written into a recycled buffer (see ``_buffers``): a training
+    step makes the same few products every time, and fresh memory would page-fault each time.
+    """
     if dt is float16:
-        result = np.matmul(x.astype(np.float32), y.astype(np.float32))
-    else:
-        result = np.matmul(x, y)
-    return Tensor._from_array(result, dt)
+        return Tensor._from_array(np.matmul(x.astype(np.float32), y.astype(np.float32)), dt)
+    if x.ndim >= 2 and y.ndim >= 2:
+        shape = (*np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), x.shape[-2], y.shape[-1])
+        if math.prod(shape) >= _buffers.MIN_ELEMENTS:
+            return _buffers.computed_into(shape, dt, lambda out: np.matmul(x, y, out=out))
+    return Tensor._from_array(np.matmul(x, y), dt)
 
 
 # --- argument checks, with the messages of the torch kernel that would run -----------------
@@ -73,7 +77,7 @@ def _check_dot(x: Tensor, y: Tensor) -> None:
     if x.dtype is not y.dtype:
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
-            f"{_SCALAR_NAMES[x.dtype.name]} and {_SCALAR_NAMES[y.dtype.name]}"
+            f"{x.dtype.scalar_type} and {y.dtype.scalar_type}"
         )
     if x.shape[0] != y.shape[0]:
         raise RuntimeError(
@@ -91,7 +95,7 @@ def _check_mv(mat: Shape, mat_dtype: dtype, vec: Shape, vec_dtype: dtype) -> Non
             f"size mismatch, got input ({mat[0]}), mat ({mat[0]}x{mat[1]}), vec ({vec[0]})"
         )
     if mat_dtype is not vec_dtype:
-        v, m = _SCALAR_NAMES[vec_dtype.name], _SCALAR_NAMES[mat_dtype.name]
+        v, m = vec_dtype.scalar_type, mat_dtype.scalar_type
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}")
     _reject_bool("addmv_impl_cpu", mat_dtype)
 
@@ -120,7 +124,7 @@ def _check_bmm(a: Shape, a_dtype: dtype, b: Shape, b_dtype: dtype) -> None:
     _reject_bool("bmm", a_dtype)
     if a_dtype is not b_dtype:
         raise RuntimeError(
-            f"expected scalar type {_SCALAR_NAMES[a_dtype.name]} but found {_SCALAR_NAMES[b_dtype.name]}"
+            f"expected scalar type {a_dtype.scalar_type} but found {b_dtype.scalar_type}"
         )
 
 
@@ -229,6 +233,29 @@ def _matrix_grads(ctx: Any, grad: Tensor, product: Any) -> tuple:
     )
 
 
+def _is_column_major(m: Tensor) -> bool:
+    """Stored column after column, as ``weight.t()`` is in a linear layer."""
+    strides = m.stride()
+    return strides[0] == 1 and strides[1] == m.shape[0]
+
+
+def _mm_grads(ctx: Any, grad: Tensor, x: Tensor, y: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad for Z = X Y, each laid out like its operand.
+
+    For a column-major operand, torch computes the transposed product and transposes the
+    result back (``(Y grad^T)^T`` is ``grad Y^T``): the gradient of ``weight.t()`` is then
+    column-major, so after ``t()``'s backward the weight's gradient is row-major like the
+    weight — ready to become ``.grad`` without a copy.
+    """
+    product = Mm.apply  # shapes and dtypes are right by construction: skip mm()'s checks
+    dx = dy = None
+    if ctx.needs_input_grad[-2]:
+        dx = product(y, grad.mT).mT if _is_column_major(x) else product(grad, y.mT)
+    if ctx.needs_input_grad[-1]:
+        dy = product(grad.mT, x).mT if _is_column_major(y) else product(x.mT, grad)
+    return dx, dy
+
+
 class Mm(_Product):
     """Z = X Y for matrices. dZ/dX: grad @ Y^T; dZ/dY: X^T @ grad."""
 
@@ -236,7 +263,7 @@ class Mm(_Product):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        return _matrix_grads(ctx, grad, mm)
+        return _mm_grads(ctx, grad, *ctx.saved_tensors)
 
 
 class Bmm(_Product):
@@ -322,17 +349,15 @@ class Addmm(Function):
     def forward(ctx: Any, bias: Tensor, x: Tensor, w: Tensor) -> Tensor:
         ctx.save_for_backward(x, w)
         ctx.bias_shape = bias.shape
-        product = np.matmul(x._data, w._data)
-        product += bias._data  # broadcasts, in place: ``product`` is ours alone
-        return Tensor._from_array(product, x.dtype)
+        result = _product(x._data, w._data, x.dtype)
+        result._data += bias._data  # broadcasts, in place: ``result`` is ours alone
+        return result
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        x, w = ctx.saved_tensors
         return (
             sum_to_shape(grad, ctx.bias_shape) if ctx.needs_input_grad[0] else None,
-            mm(grad, w.mT) if ctx.needs_input_grad[1] else None,
-            mm(x.mT, grad) if ctx.needs_input_grad[2] else None,
+            *_mm_grads(ctx, grad, *ctx.saved_tensors),
         )
 
 
@@ -346,10 +371,10 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     _check_mm(tuple(mat1.shape), mat1.dtype, tuple(mat2.shape), mat2.dtype)
     if input.dtype is not mat1.dtype:
         raise RuntimeError(
-            f"self and mat2 must have the same dtype, but got {_SCALAR_NAMES[input.dtype.name]} "
-            f"and {_SCALAR_NAMES[mat2.dtype.name]}"
+            f"self and mat2 must have the same dtype, but got {input.dtype.scalar_type} "
+            f"and {mat2.dtype.scalar_type}"
         )
-    input.expand(mat1.shape[0], mat2.shape[1])  # torch's error if input cannot take the product's shape
+    expand_layout(input, (mat1.shape[0], mat2.shape[1]))  # torch's error if input cannot take the product's shape
     if input.dtype is float16:
         return input + mm(mat1, mat2)
     return Addmm.apply(input, mat1, mat2)

@@ -215,8 +215,8 @@ class Permute(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
-        strides = x.stride()
-        return x._view(tuple(x.shape[d] for d in dims), tuple(strides[d] for d in dims), x.storage_offset())
+        shape, strides = x._data.shape, x.stride()
+        return x._view(tuple([shape[d] for d in dims]), tuple([strides[d] for d in dims]), x._offset)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
