@@ -58,21 +58,39 @@ class RecyclingStorage(Storage):
     __slots__ = ()
 
     def __del__(self) -> None:
-        global _held_bytes
         flat = self.array
         # References: self.array, the local ``flat`` and getrefcount's argument. Any more means
         # a NumPy array somewhere still reads this memory: then it must not be reused.
-        if sys.getrefcount(flat) != 3 or _held_bytes + flat.nbytes > MAX_HELD_BYTES:
-            return
-        stack = _free.setdefault((flat.size, flat.dtype), [])
-        if len(stack) < MAX_BUFFERS_PER_SIZE:
-            stack.append(flat)
-            _held_bytes += flat.nbytes
+        if sys.getrefcount(flat) == 3:
+            _keep(flat)
+
+
+def _keep(flat: np.ndarray) -> None:
+    """Hold a dead flat buffer for the next :func:`empty` of its size (within the limits)."""
+    global _held_bytes
+    if _held_bytes + flat.nbytes > MAX_HELD_BYTES:
+        return
+    stack = _free.setdefault((flat.size, flat.dtype), [])
+    if len(stack) < MAX_BUFFERS_PER_SIZE:
+        stack.append(flat)
+        _held_bytes += flat.nbytes
 
 
 def storage_for(array: np.ndarray) -> Storage:
     """The storage of an array made by :func:`empty`: its flat buffer, recycled on death."""
     return RecyclingStorage(array.base)
+
+
+def give_back(scratch: np.ndarray) -> None:
+    """Return a temporary from :func:`empty` that never became a tensor (im2col columns, say) to
+    the pool now. Drop its views first: any other reference keeps the buffer out of the pool."""
+    flat = scratch.base
+    if flat is None or flat.ndim != 1 or not flat.flags.owndata or not flat.flags.writeable:
+        return
+    # scratch: the caller's name, our parameter, getrefcount's argument;
+    # flat: scratch.base, the local ``flat``, getrefcount's argument.
+    if sys.getrefcount(scratch) == 3 and sys.getrefcount(flat) == 3:
+        _keep(flat)
 
 
 def computed_into(shape: Sequence[int], dt: dtype, compute: Callable[[np.ndarray], Any]) -> Tensor:

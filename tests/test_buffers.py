@@ -66,3 +66,46 @@ def test_recycled_results_equal_torchs():
     for _ in range(3):  # later rounds run on recycled buffers
         got = ((x * 2 + 1).exp() * y).tanh()
         np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_a_scratch_array_given_back_is_reused():
+    scratch = _buffers.empty(BIG, np.dtype(np.float32))
+    address = scratch.__array_interface__["data"][0]
+    _buffers.give_back(scratch)
+    del scratch
+    assert _buffers.empty(BIG, np.dtype(np.float32)).__array_interface__["data"][0] == address
+
+
+def test_a_scratch_array_with_a_live_view_is_not_given_back():
+    scratch = _buffers.empty(BIG, np.dtype(np.float32))
+    row = scratch[0]
+    _buffers.give_back(scratch)
+    assert held() == 0
+    row[:] = 7  # still ours alone
+    assert not np.shares_memory(row, _buffers.empty(BIG, np.dtype(np.float32)))
+
+
+def test_memory_not_from_the_pool_is_not_taken():
+    mine = np.zeros(BIG[0] * BIG[1], np.float32)
+    _buffers.give_back(mine.reshape(BIG))  # its base is still ``mine``
+    assert held() == 0
+
+
+@pytest.mark.parametrize("padding", [0, 2])
+def test_conv_training_steps_recycle_their_big_temporaries(padding):
+    """Two steps of conv1d forward+backward: same values as torch, and the second step finds
+    the first step's columns and scratch arrays in the pool instead of fresh memory."""
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal((8, 4, 700)).astype(np.float32), rng.standard_normal((6, 4, 5)).astype(np.float32)
+    results = {}
+    for lib in (torch, tl):
+        xt, wt = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        for _ in range(2):
+            xt.grad = wt.grad = None
+            out = lib.nn.functional.conv1d(xt, wt, padding=padding)
+            (out * out).sum().backward()
+        results[lib] = (out, xt.grad, wt.grad)
+        if lib is tl:
+            assert held() >= 1
+    for expected, got in zip(results[torch], results[tl], strict=True):
+        np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-3)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _buffers
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd.function import Function
@@ -67,7 +68,8 @@ def add_windows_back(windows: np.ndarray, spatial: tuple, stride: tuple, dilatio
     n_spatial = len(spatial)
     out_shape = windows.shape[2 : 2 + n_spatial]
     kernel = windows.shape[2 + n_spatial :]
-    result = np.zeros(windows.shape[:2] + tuple(spatial), windows.dtype)
+    result = _buffers.empty(windows.shape[:2] + tuple(spatial), windows.dtype)  # see _buffers
+    result.fill(0)
     for offset in np.ndindex(*kernel):
         target = tuple(
             slice(k * d, k * d + (o - 1) * st + 1, st)
@@ -219,18 +221,26 @@ def gemm_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) 
     n_sp = len(kernel)
     out = windows.shape[2 : 2 + n_sp]
     channel_kernel_first = windows.transpose(1, *range(2 + n_sp, 2 + 2 * n_sp), 0, *range(2, 2 + n_sp))
-    cols = np.ascontiguousarray(channel_kernel_first).reshape(c * math.prod(kernel), n * math.prod(out))
+    cols = _buffers.empty((c * math.prod(kernel), n * math.prod(out)), xp.dtype)  # big: see _buffers
+    np.copyto(cols.reshape(channel_kernel_first.shape), channel_kernel_first)
     return cols, tuple(out)
 
 
-def _batch_first(rows: np.ndarray, n: int, out: tuple) -> np.ndarray:
-    """(O, N*P) -> contiguous (N, O, *out): the layout torch returns."""
-    return np.ascontiguousarray(rows.reshape(rows.shape[0], n, *out).swapaxes(0, 1))
+def _batch_first(rows: np.ndarray, n: int, out: tuple, dt: Any) -> Tensor:
+    """(O, N*P) -> a contiguous (N, O, *out) tensor: the layout torch returns."""
+    swapped = rows.reshape(rows.shape[0], n, *out).swapaxes(0, 1)
+    return _buffers.computed_into(swapped.shape, dt, lambda result: np.copyto(result, swapped))
 
 
 def _channels_first(grad: np.ndarray) -> np.ndarray:
-    """(N, O, *out) -> contiguous (O, N*P), the matmul's layout (also materialises an expanded grad)."""
-    return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], math.prod(grad.shape) // grad.shape[1])
+    """(N, O, *out) -> contiguous (O, N*P), the matmul's layout (also materialises an expanded grad).
+
+    A scratch array from the buffer pool: give it back when done.
+    """
+    swapped = grad.swapaxes(0, 1)
+    rows = _buffers.empty((grad.shape[1], math.prod(grad.shape) // grad.shape[1]), grad.dtype)
+    np.copyto(rows.reshape(swapped.shape), swapped)
+    return rows
 
 
 class Convolution(Function):
@@ -239,6 +249,10 @@ class Convolution(Function):
     As matrices (per group): Y = W @ cols, with W (O, C*K) and cols (C*K, N*P) from
     :func:`gemm_columns`. Backward, one matmul each: dW = dY @ cols^T, dcols = W^T @ dY (folded
     back onto the input by add_windows_back), and db = dY summed over samples and positions.
+
+    The columns are big (K times the input): they and the other large temporaries come from the
+    buffer pool (``_buffers``) and go back to it, so a training loop does not page-fault in
+    fresh memory for them on every step.
     """
 
     backward_name = "ConvolutionBackward0"
@@ -256,39 +270,57 @@ class Convolution(Function):
             )
         cols, out = gemm_columns(xp, kernel, stride, dilation)  # unfold: (C*K, N*P)
         w = weight._data.reshape(groups, weight.shape[0] // groups, -1)  # (G, O/G, C/G*K)
-        y = np.matmul(w, cols.reshape(groups, w.shape[2], cols.shape[1]))  # (G, O/G, N*P): the one matmul
-        y = y.reshape(weight.shape[0], cols.shape[1])  # (O, N*P)
+        y = _buffers.empty((weight.shape[0], cols.shape[1]), cols.dtype)  # (O, N*P)
+        np.matmul(w, cols.reshape(groups, w.shape[2], cols.shape[1]), out=y.reshape(groups, w.shape[1], y.shape[1]))  # the one matmul
         if bias is not None:
             y += bias._data[:, None]
         ctx.save_for_backward(x, weight)
-        ctx.cols, ctx.geometry = cols, (stride, pads, dilation, groups, xp.shape)
+        # kept for backward as a tensor over a recycling storage: back to the pool when the graph dies
+        ctx.cols = Tensor._from_array(cols, x.dtype, storage=_buffers.storage_for(cols))
+        ctx.geometry = (stride, pads, dilation, groups, xp.shape)
         ctx.has_bias = bias is not None
-        return Tensor._from_array(_batch_first(y, n, out), x.dtype)
+        result = _batch_first(y, n, out, x.dtype)
+        _buffers.give_back(y)
+        return result
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
-        stride, pads, dilation, groups, padded_shape = ctx.geometry
-        n, o = grad.shape[:2]
+        groups, o = ctx.geometry[3], grad.shape[1]
         out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
-        g = _channels_first(grad._data)  # (O, N*P)
-        g = g.reshape(groups, o // groups, g.shape[1])  # (G, O/G, N*P)
+        rows = _channels_first(grad._data)  # (O, N*P), scratch
+        g = rows.reshape(groups, o // groups, rows.shape[1])  # (G, O/G, N*P)
         w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
         grad_x = grad_w = grad_b = None
         if ctx.needs_input_grad[0]:
-            dcols = np.matmul(w.transpose(0, 2, 1), g)  # (G, C/G*K, N*P): one matmul
-            as_windows = dcols.reshape(x.shape[1], *kernel, n, *out)  # (C, *K, N, *out)
-            n_sp = len(kernel)
-            windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
-            dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)  # fold: (N, C, *padded)
-            grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, tuple(x.shape[2:]))), x.dtype)
+            grad_x = _fold_input_grad(w, g, ctx.geometry, tuple(x.shape), out, kernel, x.dtype)
         if ctx.needs_input_grad[1]:
-            cols = ctx.cols.reshape(groups, w.shape[2], ctx.cols.shape[1])  # (G, C/G*K, N*P)
+            cols = ctx.cols._data.reshape(groups, w.shape[2], ctx.cols.shape[1])  # (G, C/G*K, N*P)
             dw = np.matmul(g, cols.transpose(0, 2, 1))  # (G, O/G, C/G*K): one matmul
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
+        del g
+        _buffers.give_back(rows)
         return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+
+
+def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:
+    """dX of a convolution: dcols = W^T @ dY (one matmul), folded back onto the input (col2im)."""
+    stride, pads, dilation, _, padded_shape = geometry
+    channels, n, n_sp = x_shape[1], x_shape[0], len(kernel)
+    dcols = _buffers.empty((channels * math.prod(kernel), g.shape[2]), g.dtype)
+    np.matmul(w.transpose(0, 2, 1), g, out=dcols.reshape(g.shape[0], dcols.shape[0] // g.shape[0], g.shape[2]))  # (G, C/G*K, N*P)
+    as_windows = dcols.reshape(channels, *kernel, n, *out)  # (C, *K, N, *out)
+    windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
+    dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)  # fold: (N, C, *padded)
+    del as_windows, windows
+    _buffers.give_back(dcols)
+    if tuple(padded_shape) == x_shape:  # no padding to crop: the folded array is the gradient
+        return Tensor._from_array(dxp, dt, storage=_buffers.storage_for(dxp))
+    grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, x_shape[2:])), dt)
+    _buffers.give_back(dxp)
+    return grad_x
 
 
 def _convolution(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
