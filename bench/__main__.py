@@ -11,6 +11,7 @@ from .environment import describe_environment, limit_threads
 from .measure import measure
 from .registry import IMPLEMENTATIONS, load_workloads, select
 from .report import notes, ratio_table, times_table
+from .timing import MIN_BATCH_SECONDS
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -23,6 +24,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--processes", type=int, default=5, help="new processes per implementation with --fresh")
     parser.add_argument("--budget", type=float, default=4.0, help="seconds of warm timing per workload")
+    parser.add_argument(
+        "--batch-ms", type=float, default=MIN_BATCH_SECONDS * 1e3,
+        help="shortest timed batch of back-to-back calls, in ms (0: single calls, each after another library's)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="threads for torch and BLAS (0: libraries' defaults)")
     parser.add_argument("--times", action="store_true", help="also print absolute times per call")
     return parser.parse_args(argv)
@@ -48,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     for workload in workloads:
         fresh = args.fresh and (workload.target.fresh or bool(args.names))
         print(f"measuring {workload.name}{' (and fresh)' if fresh else ''} ...", file=sys.stderr, flush=True)
-        measurements.append(measure(workload, args.budget, args.processes if fresh else 0, args.threads))
+        measurements.append(
+            measure(workload, args.budget, args.processes if fresh else 0, args.threads, args.batch_ms / 1e3)
+        )
 
     print("## tensorlab vs torch and NumPy\n")
     print("\n".join(f"- {line}" for line in describe_environment()))

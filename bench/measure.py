@@ -9,7 +9,7 @@ from typing import Any
 from .fresh import fresh_first_calls
 from .inputs import same_results
 from .registry import IMPLEMENTATIONS, Workload
-from .timing import WarmTimes, time_interleaved
+from .timing import MIN_BATCH_SECONDS, WarmTimes, time_interleaved
 
 # What tensorlab raises for an op (or an argument of one) that nobody has written yet.
 NOT_WRITTEN_YET = (AttributeError, NotImplementedError, TypeError)
@@ -39,7 +39,10 @@ def describe_exception(error: BaseException) -> str:
     return f"{type(error).__name__}: {message[:100]}"
 
 
-def measure(workload: Workload, budget_seconds: float, fresh_processes: int = 0, threads: int = 1) -> Measurement:
+def measure(
+    workload: Workload, budget_seconds: float, fresh_processes: int = 0, threads: int = 1,
+    batch_seconds: float = MIN_BATCH_SECONDS,
+) -> Measurement:
     runs: dict[str, Callable[[], Any]] = {}
     results: dict[str, Any] = {}
     for implementation in IMPLEMENTATIONS:
@@ -63,7 +66,7 @@ def measure(workload: Workload, budget_seconds: float, fresh_processes: int = 0,
     if reference is not None and not same_results(results["tensorlab"], reference):
         return Measurement(workload, "wrong result", "tensorlab's result differs from the reference")
 
-    warm = time_interleaved(runs, budget_seconds)
+    warm = time_interleaved(runs, budget_seconds, batch_seconds)
     fresh = None
     if fresh_processes:
         try:

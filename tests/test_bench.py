@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy as np
 from bench.fresh import first_call_in_new_process
 from bench.measure import measure
 from bench.registry import Target, Workload, load_workloads
-from bench.timing import time_interleaved
+from bench.timing import MIN_BATCH_SECONDS, time_interleaved
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +25,17 @@ def test_interleaved_timing_gives_one_ratio_per_pair() -> None:
     times = time_interleaved({"a": lambda: None, "b": lambda: sum(range(50))}, budget_seconds=0.05)
     assert set(times.ratios) == {("a", "b"), ("b", "a")}
     assert all(ratio > 0 for ratio in times.ratios.values())
+
+
+def test_batches_last_long_enough_for_a_steady_state_unless_asked_not_to() -> None:
+    """A batch of calls amortises the cache refill after another library ran; 0 times single calls."""
+    def sleeper() -> None:
+        time.sleep(1e-3)
+
+    steady = time_interleaved({"a": sleeper, "b": sleeper}, budget_seconds=0.05)
+    single = time_interleaved({"a": sleeper, "b": sleeper}, budget_seconds=0.05, min_batch_seconds=0)
+    assert steady.calls_per_batch * 1e-3 >= MIN_BATCH_SECONDS * 0.5
+    assert single.calls_per_batch == 1
 
 
 def fake_workload(tensorlab_run) -> Workload:
