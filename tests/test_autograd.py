@@ -912,3 +912,16 @@ def test_random_compositions_match_torch_gradients(program: tuple) -> None:
 def test_random_compositions_match_torch_second_derivatives(program: tuple) -> None:
     shapes, steps, seed = program
     same(lambda lib: run_program(lib, shapes, steps, seed, create_graph=True))
+
+
+def test_a_gradient_of_another_dtype_is_cast_before_the_graph_runs() -> None:
+    """torch casts a grad_output to its output's dtype first: with create_graph, the cast is a
+    ToCopyBackward0 feeding the first node, and the result has the input's dtype."""
+    names = {}
+    for lib in (torch, tl):
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        start = lib.ones(3, requires_grad=True)  # float32
+        (grad,) = lib.autograd.grad(x * 2, x, start, create_graph=True)
+        assert grad.dtype == lib.float64
+        names[lib] = [grad.grad_fn.name(), grad.grad_fn.next_functions[0][0].name()]
+    assert names[tl] == names[torch] == ["MulBackward0", "ToCopyBackward0"]

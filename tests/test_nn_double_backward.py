@@ -242,3 +242,27 @@ def test_once_differentiable_ops_raise_on_double_backward(name: str) -> None:
         np.testing.assert_allclose(g.detach().numpy(), e.detach().numpy(), rtol=1e-7, atol=1e-9)
     with pytest.raises(RuntimeError, match=ONCE_DIFFERENTIABLE):
         tl.autograd.grad(sum(g.sum() for g in firsts), inputs)
+
+
+@pytest.mark.parametrize(
+    ("name", "node"),
+    [("relu", "ThresholdBackwardBackward0"), ("log_softmax", "LogSoftmaxBackwardDataBackward0")],
+)
+def test_a_first_gradient_records_torchs_backward_op(name: str, node: str) -> None:
+    """relu's and log_softmax's backwards are single ops in torch (threshold_backward,
+    _log_softmax_backward_data); a gradient made with create_graph shows them as its grad_fn."""
+    for lib in (torch, tl):
+        x = lib.tensor(randn(3, 4), requires_grad=True)
+        out = functional(lib).relu(x) if name == "relu" else functional(lib).log_softmax(x, 1)
+        (grad,) = lib.autograd.grad(out, x, lib.ones(3, 4, requires_grad=True), create_graph=True)
+        assert grad.grad_fn.name() == node, lib.__name__
+
+
+def test_relu_backward_masks_even_a_nan_gradient() -> None:
+    """threshold_backward selects: a nan arriving where the input was negative becomes 0."""
+    grads = []
+    for lib in (torch, tl):
+        x = lib.tensor([-1.0, 1.0], requires_grad=True)
+        functional(lib).relu(x).backward(lib.tensor([float("nan"), float("nan")]))
+        grads.append(x.grad)
+    np.testing.assert_array_equal(grads[1].numpy(), grads[0].numpy())

@@ -51,6 +51,8 @@ def _root_grads(outputs: list, grad_outputs: list, create_graph: bool) -> list:
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                 f"has a shape of {out.shape}."
             )
+        if g.dtype is not out.dtype:  # torch casts a gradient of another dtype first (ToCopyBackward0)
+            g = g.to(out.dtype)
         grads.append(g if create_graph else g.detach())
     return grads
 

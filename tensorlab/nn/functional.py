@@ -200,7 +200,33 @@ class LogSoftmax(Function):
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return grad * 0, None
-        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """log_softmax's backward as one op (torch's _log_softmax_backward_data):
+    dx = g - exp(y) * sum(g) along dim.
+
+    Itself differentiable, for double backward. With e = exp(y) and S = sum(g):
+    d/dg of the result, applied to gg: gg - sum(gg * e); d/dy: -gg * e * S (elementwise).
+    """
+
+    backward_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, y: Tensor, dim: int) -> Tensor:
+        g = grad._data
+        ctx.save_for_backward(grad, y)
+        ctx.dim = dim
+        return _wrap(g - np.exp(y._data) * g.sum(axis=dim, keepdims=True), grad)
+
+    @staticmethod
+    def backward(ctx: Any, grad_grad: Tensor) -> tuple:
+        grad, y = ctx.saved_tensors
+        weighted = grad_grad * y.exp()
+        d_grad = grad_grad - weighted.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None
+        d_y = -weighted * grad.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[1] else None
+        return d_grad, d_y, None
 
 
 def _softmax_input(input: Tensor, dim: int | None, dtype: Any, name: str) -> tuple[Tensor, int]:  # noqa: A002

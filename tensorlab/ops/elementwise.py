@@ -633,7 +633,41 @@ class Relu(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
-        return grad * (z > 0)
+        return ThresholdBackward.apply(grad, z)
+
+
+def _select_where_positive(z: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.where(z > 0, values, 0)`` for floats, without a branch per element.
+
+    A mask that is half True, half False at random makes the CPU mispredict the branch in
+    ``np.where`` on every other element (15x slower than a multiply here). ``values * (z > 0)``
+    is fast but turns a nan or inf that should be dropped into nan. So: the mask as all-one
+    bits where kept (``-True`` as an integer is -1: every bit set), ANDed with the value's bits.
+    """
+    bits = np.dtype(f"i{values.itemsize}")
+    keep = np.negative(z > 0, dtype=bits)
+    return np.bitwise_and(values.view(bits), keep).view(values.dtype)
+
+
+class ThresholdBackward(Function):
+    """relu's backward as one op (torch's threshold_backward): dx = grad where z > 0, else 0.
+
+    Itself differentiable, for double backward: in ``grad`` it is the same mask again; in ``z``
+    it is 0 (the mask only jumps, at z = 0).
+    """
+
+    backward_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, z: Tensor) -> Tensor:
+        ctx.save_for_backward(z)
+        return Tensor._from_array(_select_where_positive(z._data, grad._data), grad.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad_grad: Tensor) -> tuple:
+        (z,) = ctx.saved_tensors
+        zero = Tensor._from_array(np.zeros_like(z._data), z.dtype) if ctx.needs_input_grad[1] else None
+        return ThresholdBackward.apply(grad_grad, z), zero
 
 
 class Clamp(Function):
