@@ -124,24 +124,25 @@ class Tensor:
         t._accumulator = None
         return t
 
-    def _view(self, shape: tuple, strides: tuple, offset: int, multi_output: bool = False) -> Tensor:
+    def _view(self, shape: tuple, strides: tuple, offset: int, multi_output: bool = False, data: np.ndarray | None = None) -> Tensor:
         """A new tensor over the same storage: the primitive every view op ends in.
 
         The result remembers its base (:class:`ViewInfo`), so an in-place write into it can
         rewrite the base's history. As in torch, a view made under no_grad still requires grad
         when its base does. ``multi_output``: one of several views one op returns (unbind, split).
+        ``data``: the NumPy array of this layout, when the caller has it (``x._data.transpose()``).
         """
-        t = self._alias(shape, strides, offset)
+        t = self._alias(shape, strides, offset, data)
         t._view_info = ViewInfo(self, multi_output)
         if self._requires_grad and not _grad_state.enabled:
             t._requires_grad = True
         return t
 
-    def _alias(self, shape: tuple, strides: tuple, offset: int) -> Tensor:
+    def _alias(self, shape: tuple, strides: tuple, offset: int, data: np.ndarray | None = None) -> Tensor:
         """A new tensor over the same storage with no history and no view bookkeeping (detach)."""
         t = object.__new__(Tensor)
         t._storage = self._storage
-        t._data = strided_array(self._storage, shape, strides, offset)
+        t._data = strided_array(self._storage, shape, strides, offset) if data is None else data
         t._offset = offset
         t._strides = tuple(strides)
         t.dtype = self.dtype

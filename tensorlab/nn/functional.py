@@ -443,7 +443,7 @@ class NllLoss(Function):
         else:
             picked_weight = np.where(kept, weight._data[safe_t], 0).astype(a.dtype)
         # one-hot along dim 1: class c of sample i (and of each position of a K-dim input)
-        mask = np.expand_dims(safe_t, 1) == np.arange(classes).reshape(classes, *[1] * (t.ndim - 1))
+        mask = _with_class_dim(safe_t) == np.arange(classes).reshape(classes, *[1] * (t.ndim - 1))
         losses = picked_weight * np.where(mask, a, 0).sum(axis=1)
         losses = np.negative(losses, out=losses)
         coefficient = -picked_weight  # d loss_i / d x[i, t_i]
@@ -461,7 +461,7 @@ class NllLoss(Function):
         else:
             out = losses if x.ndim > 1 else losses[0]
         ctx.reduction = reduction
-        ctx.save_for_backward(_wrap(np.where(mask, np.expand_dims(coefficient, 1), 0), x))
+        ctx.save_for_backward(_wrap(np.where(mask, _with_class_dim(coefficient), 0), x))
         ctx.input_ndim = x.ndim
         return _wrap(out, x)
 
@@ -472,6 +472,11 @@ class NllLoss(Function):
             grad = grad.unsqueeze(1)
         result = scaled_mask * grad
         return (result if ctx.input_ndim > 1 else result.reshape(-1)), None, None, None, None
+
+
+def _with_class_dim(per_sample: np.ndarray) -> np.ndarray:
+    """(N, *d) -> (N, 1, *d): a size-1 class dim, to broadcast against (N, C, *d)."""
+    return per_sample.reshape(per_sample.shape[0], 1, *per_sample.shape[1:])
 
 
 def _check_batch(input: Tensor, target: Tensor) -> None:  # noqa: A002

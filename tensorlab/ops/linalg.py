@@ -49,7 +49,8 @@ def _product(x: np.ndarray, y: np.ndarray, dt: dtype) -> Tensor:
     if dt is float16:
         return Tensor._from_array(np.matmul(x.astype(np.float32), y.astype(np.float32)), dt)
     if x.ndim >= 2 and y.ndim >= 2:
-        shape = (*np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), x.shape[-2], y.shape[-1])
+        batch = broadcast_pair(x.shape[:-2], y.shape[:-2]) if x.ndim > 2 or y.ndim > 2 else ()
+        shape = (*batch, x.shape[-2], y.shape[-1])
         if math.prod(shape) >= _buffers.MIN_ELEMENTS:
             return _buffers.computed_into(shape, dt, lambda out: np.matmul(x, y, out=out))
     return Tensor._from_array(np.matmul(x, y), dt)

@@ -215,8 +215,9 @@ class Permute(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
-        shape, strides = x._data.shape, x.stride()
-        return x._view(tuple([shape[d] for d in dims]), tuple([strides[d] for d in dims]), x._offset)
+        data = x._data.transpose(dims)  # NumPy's own permuted view: the same layout, built in C
+        strides = x.stride()
+        return x._view(data.shape, tuple([strides[d] for d in dims]), x._offset, data=data)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
