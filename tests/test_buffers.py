@@ -85,10 +85,13 @@ def test_a_scratch_array_with_a_live_view_is_not_given_back():
     assert not np.shares_memory(row, _buffers.empty(BIG, np.dtype(np.float32)))
 
 
-def test_memory_not_from_the_pool_is_not_taken():
+def test_memory_someone_else_still_holds_is_not_taken():
     mine = np.zeros(BIG[0] * BIG[1], np.float32)
-    _buffers.give_back(mine.reshape(BIG))  # its base is still ``mine``
+    view = mine.reshape(BIG)  # a lone name, as a caller holds its scratch; its base is ``mine``
+    _buffers.give_back(view)
     assert held() == 0
+    mine[:] = 1  # still ours
+    assert not np.shares_memory(mine, _buffers.empty(BIG, np.dtype(np.float32)))
 
 
 @pytest.mark.parametrize("padding", [0, 2])

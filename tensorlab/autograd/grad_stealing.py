@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from .._storage import Storage
     from .._tensor import Tensor
 
 
@@ -57,12 +58,12 @@ def can_steal(grad: Tensor, leaf: Tensor, held_by_caller: int) -> bool:
     return all(sys.getrefcount(array) == known + 3 for array, known in holders.values())
 
 
-def _array_holders(tensors: list[Tensor], storage: object) -> dict[int, list] | None:
+def _array_holders(tensors: list[Tensor], storage: Storage) -> dict[int, list] | None:
     """Every NumPy array behind ``tensors``, with how many references we can account for:
     the tensors' ``_data`` slots, the storage's ``array`` slot, and arrays that are views of it
     (``.base``). None when an array's base is not a NumPy array (memory owned elsewhere)."""
     holders: dict[int, list] = {}
-    for slot in [t._data for t in tensors] + [storage.array]:  # type: ignore[attr-defined]
+    for slot in [t._data for t in tensors] + [storage.array]:
         holders.setdefault(id(slot), [slot, 0])[1] += 1
     pending = [entry[0] for entry in holders.values()]
     while pending:

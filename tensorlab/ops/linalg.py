@@ -226,7 +226,8 @@ class Dot(_Product):
 
 
 def _matrix_grads(ctx: Any, grad: Tensor, product: Any) -> tuple:
-    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad, with ``product`` = mm or bmm."""
+    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad, batch by batch with ``product`` = bmm
+    (mm and addmm use :func:`_mm_grads`, which also keeps torch's column-major layout)."""
     x, y = ctx.saved_tensors
     return (
         product(grad, y.mT) if ctx.needs_input_grad[0] else None,
