@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["Program", "read_program"]
+__all__ = ["Program", "program_of", "read_program"]
 
 KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
 
@@ -54,13 +54,18 @@ def python_source(cell_source: str) -> str:
 
 
 def read_program(path: Path) -> Program:
+    """The definitions of a saved notebook's code cells, the locked test cells left out."""
     notebook = nbformat.read(str(path), as_version=4)
+    return program_of({number: cell.source for number, cell in enumerate(notebook.cells, start=1)
+                       if cell.cell_type == "code" and not is_locked_test_cell(cell)})
+
+
+def program_of(cells: dict[int, str]) -> Program:
+    """The definitions of code cells (numbered as the learner sees them), in order."""
     program = Program()
-    for number, cell in enumerate(notebook.cells, start=1):
-        if cell.cell_type != "code" or is_locked_test_cell(cell):
-            continue
+    for number, source in cells.items():
         try:
-            tree = ast.parse(python_source(cell.source))
+            tree = ast.parse(python_source(source))
         except (SyntaxError, ValueError) as error:
             program.broken_cells.append(f"cell {number}: {type(error).__name__}: {error}")
             continue

@@ -1,8 +1,8 @@
 """The child process that runs a learner's code: ``python -I sandbox.py`` (never imported by the grader).
 
 One child per submission. It reads one request from stdin (the learner's top-level
-statements, the graded functions with their cases as plain data, the limits, the forbidden
-functions) and imports NumPy once. Then, for each graded function, it forks a fresh
+statements, the graded functions with their cases as plain data and the statements each one
+uses, the limits, the forbidden functions) and imports NumPy once. Then, for each graded function, it forks a fresh
 grandchild from that already-imported state: only the grandchild locks itself down and runs
 learner code, so every function still gets its own resource-limited process and a crash, an
 endless loop or a memory blow-up costs only that function, but no function pays for starting
@@ -12,10 +12,13 @@ each grandchild's results and says how the grandchild ended.
 Lock-down in each grandchild, before any learner code runs: resource limits (CPU seconds,
 address space, file size, no core files), the exercise's forbidden functions replaced by
 functions that raise (and record the attempt), and an audit hook that refuses network
-sockets, new processes, loading native libraries, and writes, deletes or renames outside the
-working directory. The grandchild writes one JSON line per case to its own pipe: the
-plain-data result, or the exception raised, or that the result was not plain data. The
-learner's own prints go to a log file, never to a result stream.
+sockets, new processes, loading native libraries, writes, deletes or renames outside the
+working directory, and any import or file read of the reference (``tensorlab``, ``torch``:
+the answer key must not be callable, however it is reached). The grandchild writes one JSON
+line per case to its own pipe: the plain-data result, or the exception raised, or that the
+result was not plain data; which inputs the call changed; and, where the exercise promises a
+view, whether the result shares memory with its input and its strides. The learner's own
+prints go to a log file, never to a result stream.
 
 What the child writes to stdout, one JSON object a line: ``{"function": name, "case": line}``
 for each case line of a grandchild, then ``{"function": name, "ending": how}`` where ``how`` is
@@ -25,6 +28,7 @@ for each case line of a grandchild, then ``{"function": name, "ending": how}`` w
 from __future__ import annotations
 
 import builtins
+import copy
 import importlib.util
 import json
 import os
@@ -55,9 +59,18 @@ def set_limits(cpu_seconds: int, memory_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def install_audit_hook(workdir: str) -> None:
-    """Refuse network, processes, native libraries and changes to files outside ``workdir``."""
+def install_audit_hook(workdir: str, reference: dict, caught: list[str]) -> None:
+    """Refuse network, processes, native libraries, changes outside ``workdir``, and the reference.
+
+    ``reference`` maps the forbidden packages to their folders; an attempt to import or read
+    one is recorded in ``caught`` (so the grader can say so) and refused.
+    """
     inside = os.path.realpath(workdir) + os.sep
+    folders = tuple(os.path.realpath(folder) + os.sep for folder in reference.values() if folder)
+
+    def refuse_reference(what: str) -> None:
+        caught.append(what)
+        raise ImportError(f"{what} is not allowed in graded code: the point is to write it yourself")
 
     def outside(path: Any) -> bool:
         if isinstance(path, int):
@@ -70,6 +83,15 @@ def install_audit_hook(workdir: str) -> None:
     def hook(event: str, args: tuple) -> None:
         if event.startswith(BLOCKED_EVENTS):
             raise PermissionError(f"the grader does not allow {event} here")
+        if event == "import" and args and isinstance(args[0], str):
+            package = args[0].split(".")[0]
+            if package in reference:
+                refuse_reference(package)
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and folders:
+            where = os.path.realpath(os.fsdecode(args[0]))
+            for package, folder in zip(reference, folders, strict=False):
+                if where.startswith(folder):
+                    refuse_reference(package)
         if event == "open" and len(args) >= 3:
             path, mode, flags = args[0], args[1], args[2]
             writes = any(c in (mode or "") for c in "wax+") or (isinstance(flags, int) and flags & WRITE_FLAGS)
@@ -138,10 +160,11 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
     """In the grandchild: lock down, run the learner's statements, call the function on each case."""
     set_limits(request["cpu_seconds"], request["memory_bytes"])
     forbidden = ForbiddenFunctions(job["forbidden"])
-    install_audit_hook(os.getcwd())
+    install_audit_hook(os.getcwd(), request.get("reference", {}), forbidden.called)
 
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    for number, source in enumerate(request["statements"]):
+    for number in job["statements"]:
+        source = request["statements"][number]
         try:
             exec(compile(source, f"<cell statement {number}>", "exec"), namespace)
         except BaseException:
@@ -149,13 +172,17 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
     function = namespace.get(job["function"])
     for case in job["cases"]:
         arguments = plain.decode(case)
+        untouched = copy.deepcopy(arguments)
         started = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 if function is None:
                     raise NameError(f"name {job['function']!r} is not defined")
-                line = {"value": plain.encode(function(*arguments))}
+                result = function(*arguments)
+                line = {"value": plain.encode(result)}
+                if job.get("view_of") is not None:
+                    line["view"] = view_facts(result, arguments[job["view_of"]])
             except plain.NotPlainData as error:
                 line = {"not_plain": str(error)}
             except BaseException as error:
@@ -165,9 +192,36 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
                     message = "<unprintable>"
                 line = {"raised": builtin_class_name(type(error)), "message": message}
         line["seconds"] = time.perf_counter() - started
+        line["changed"] = [number for number, (now, before) in enumerate(zip(arguments, untouched, strict=True))
+                           if not same_value(now, before)]
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+def same_value(now: Any, before: Any) -> bool:
+    """Is an input still what it was before the call (arrays compared element by element)?"""
+    import numpy as np
+
+    if isinstance(before, np.ndarray):
+        return (type(now) is np.ndarray and now.shape == before.shape and now.dtype == before.dtype
+                and bool(np.array_equal(now, before, equal_nan=before.dtype.kind in "fc")))
+    if isinstance(before, (list, tuple)):
+        return type(now) is type(before) and len(now) == len(before) and all(
+            same_value(a, b) for a, b in zip(now, before, strict=True))
+    if isinstance(before, dict):
+        return type(now) is dict and now.keys() == before.keys() and all(same_value(now[k], before[k]) for k in before)
+    return type(now) is type(before) and (now == before or (now != now and before != before))
+
+
+def view_facts(result: Any, source: Any) -> dict:
+    """Whether ``result`` reads ``source``'s memory (a view, not a copy), and its strides in elements."""
+    import numpy as np
+
+    if type(result) is not np.ndarray or type(source) is not np.ndarray or result.itemsize == 0:
+        return {"shares": False, "strides": None}
+    return {"shares": bool(np.shares_memory(result, source)),
+            "strides": [stride // result.itemsize for stride in result.strides]}
 
 
 def ending_of(status: int) -> str:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import runpy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from tensorlab.grading.tasks import Task, expected_outcome, find_task
+from tensorlab.grading.tasks import Case, Task, find_task
 
 __all__ = ["Case", "Exercise", "Graded", "load_exercise"]
 
@@ -40,13 +39,6 @@ class Graded:
 
 
 @dataclass(frozen=True)
-class Case:
-    arguments: tuple
-    expected: Any
-    visible: bool  # an example shown in the notebook (else hidden: never described in feedback)
-
-
-@dataclass(frozen=True)
 class Exercise:
     notebook: str  # the notebook's file name without .ipynb
     graded: tuple[Graded, ...]
@@ -58,10 +50,8 @@ class Exercise:
         return sum(graded.points for graded in self.graded)
 
     def cases(self, graded: Graded, seed: int) -> list[Case]:
-        """Examples (visible) then random cases from the course's secret seed, with expected outcomes."""
-        task = graded.task
-        arguments = task.cases(seed, graded.random_cases)
-        return [Case(args, expected_outcome(task, args), i < len(task.examples)) for i, args in enumerate(arguments)]
+        """Examples and clause cases (visible), then random cases from the course's secret seed."""
+        return graded.task.cases(seed, graded.random_cases)
 
 
 def load_exercise(path: Path) -> Exercise:

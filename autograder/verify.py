@@ -25,7 +25,8 @@ import numpy as np
 
 import tensorlab.grading.plain as plain
 from tensorlab.grading.compare import Raised
-from tensorlab.grading.rules import rule_violations
+from tensorlab.grading.rules import REFERENCE_MODULES, closure, is_within, rule_violations
+from tensorlab.grading.tasks import Task
 
 from .extract import Program, read_program
 from .spec import Case, Exercise, Graded
@@ -83,9 +84,11 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
             "statements": program.sources,
             "functions": [
                 {"function": graded.name, "cases": [plain.encode(case.arguments) for case in cases],
-                 "forbidden": list(graded.all_forbidden())}
+                 "statements": statements_used(program, graded.name),
+                 "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of}
                 for graded, cases in jobs
             ],
+            "reference": reference_folders(jobs),
             "plain_module": plain.__file__,
             "timeout": timeout,
             "cpu_seconds": max(1, int(timeout) + 1),
@@ -113,6 +116,29 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
             elif ending == "exited" and child.returncode != 0:
                 ending = f"exited with status {child.returncode}"
         return parse_results(results_path.read_text(errors="replace"), [graded.name for graded, _ in jobs], ending)
+
+
+def statements_used(program: Program, function: str) -> list[int]:
+    """The positions, in notebook order, of the statements ``function`` needs: only those run."""
+    used = {id(statement) for statement in closure(program.statements, function)}
+    return [number for number, statement in enumerate(program.statements) if id(statement) in used]
+
+
+def reference_folders(jobs: list[tuple[Graded, list[Case]]]) -> dict[str, str]:
+    """The packages graded code may not import or read (unless every task allows them), and their folders."""
+    import importlib.util
+
+    folders = {}
+    for package in REFERENCE_MODULES:
+        if all(is_within(package, graded.task.building_blocks) for graded, _ in jobs):
+            continue
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        folders[package] = locations[0] if locations else ""
+    return folders
 
 
 def parse_results(text: str, names: list[str], child_ending: str) -> SandboxRun:
@@ -161,6 +187,31 @@ def hidden_summary(problem: str) -> str:
     return "wrong result"
 
 
+def case_problem(task: Task, case: Case, line: dict, got: Any) -> str | None:
+    """What is wrong with one case's answer: its value, then the promises around it (inputs, view, time)."""
+    if isinstance(got, NotPlain):
+        return f"returned a {got.type_name}; the grader accepts only plain data (NumPy arrays, numbers, tuples, lists, dicts)"
+    problem = task.problem(case.arguments, case.expected, got)
+    if problem:
+        return problem
+    changed = [index for index in line.get("changed", []) if isinstance(index, int)]
+    if task.keeps_inputs and changed:
+        names = ", ".join(f"argument {index + 1}" for index in changed)
+        return f"the right result, but the call changed its input ({names}); inputs must be left unchanged"
+    if case.view_strides is not None:
+        view = line.get("view") or {}
+        if not view.get("shares"):
+            return "the right values, but a copy: the statement asks for a view that shares the input's memory (no copy)"
+        if view.get("strides") != list(case.view_strides):
+            return (f"a view, but with strides {tuple(view.get('strides') or ())} where {case.view_strides} are right "
+                    "(a stretched dimension has stride 0)")
+    seconds = line.get("seconds")
+    if case.time_limit is not None and isinstance(seconds, (int, float)) and seconds > case.time_limit:
+        return (f"right, but took {seconds:.2f} s on a large input where a vectorised version needs under "
+                f"{case.time_limit:.2f} s: a Python-level loop over elements?")
+    return None
+
+
 def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, timeout: float) -> FunctionResult:
     task, points = graded.task, graded.points
     seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
@@ -171,20 +222,19 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
 
     called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
     if called:
-        return result("forbidden", f"calls {', '.join(called)}, which this exercise asks you to write yourself", 0)
+        return result("forbidden", f"uses {', '.join(called)}, which this exercise asks you to write yourself", 0)
     for number, (case, line) in enumerate(zip(cases, lines, strict=False)):
         got = outcome_of(line)
         if isinstance(got, Raised) and got.exception == "NameError" and f"'{graded.name}'" in got.message:
             return result("missing", f"{graded.name} is not defined (check its name and that its cell runs)", 0)
         if isinstance(got, Raised) and got.exception == "NotImplementedError" and not isinstance(case.expected, Raised):
             return result("missing", f"{graded.name} is not written yet (it raises NotImplementedError)", number)
-        if isinstance(got, NotPlain):
-            problem = f"returned a {got.type_name}; the grader accepts only plain data (NumPy arrays, numbers, tuples, lists, dicts)"
-        else:
-            problem = task.problem(case.arguments, case.expected, got)
+        problem = case_problem(task, case, line, got)
         if problem:
             if case.visible:
-                message = f"{task.describe_call(case.arguments)}: {problem}. Hint: {task.hint}"
+                said = f"\n  statement: {case.clause}" if case.clause else ""
+                message = (f"case {number + 1} of {len(cases)} failed\n  call:     {task.describe_call(case.arguments)}"
+                           f"\n  problem:  {problem}{said}\n  hint:     {task.hint}")
             else:
                 message = f"passes the examples but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}. Hint: {task.hint}"
             return result("wrong", message, number)
@@ -201,7 +251,8 @@ def verify_program(program: Program, exercise: Exercise, cases: dict[str, list[C
     timeout = timeout or exercise.timeout
     early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
     for graded in exercise.graded:
-        violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), graded.task.forbid_loops)
+        task = graded.task
+        violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), task.vectorised, task.building_blocks)
         if violations:
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
         elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
@@ -229,8 +280,7 @@ def exercise_cases(exercise: Exercise, seed: int | None) -> dict[str, list[Case]
     cases = {}
     for graded in exercise.graded:
         if seed is None:
-            public = Graded(graded.name, graded.points, PUBLIC_RANDOM_CASES, graded.forbidden)
-            cases[graded.name] = [Case(c.arguments, c.expected, True) for c in exercise.cases(public, PUBLIC_SEED)]
+            cases[graded.name] = graded.task.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True)
         else:
             cases[graded.name] = exercise.cases(graded, seed)
     return cases

@@ -12,7 +12,7 @@ import torch
 
 from autograder.extract import Program
 from autograder.spec import Exercise, Graded
-from autograder.verify import exercise_cases, verify_program
+from autograder.verify import exercise_cases, judge, run_in_sandbox
 from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
 from tensorlab.grading.plain import NotPlainData, decode, encode
 from tensorlab.grading.tasks import expected_outcome
@@ -30,7 +30,7 @@ TORCH_REFERENCES = {
 @pytest.mark.parametrize("name", TORCH_REFERENCES)
 def test_references_agree_with_torch(name: str) -> None:
     task = find_task(name)
-    for case in task.cases(seed=3, random_cases=30):
+    for case in task.arguments(seed=3, random_cases=30):
         ours = expected_outcome(task, case)
         try:
             theirs = TORCH_REFERENCES[name](*case)
@@ -46,7 +46,7 @@ def test_references_agree_with_torch(name: str) -> None:
 
 def test_backward_references_agree_with_torch() -> None:
     task = find_task("mul_backward")
-    for grad, x, y in task.cases(seed=3, random_cases=20):
+    for grad, x, y in task.arguments(seed=3, random_cases=20):
         a, b = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
         (a * b).backward(torch.from_numpy(grad))
         assert difference((a.grad.numpy(), b.grad.numpy()), expected_outcome(task, (grad, x, y)), task.tolerance) is None
@@ -78,15 +78,26 @@ def test_in_kernel_check_passes_warning_code_and_explains_failures() -> None:
         return tuple(x if y == 1 else y for x, y in zip(a, b, strict=True))
 
     check("broadcast_shape", broadcast_shape)
+
+
+def test_in_kernel_check_explains_a_wrong_type() -> None:
+    def broadcast_shape(a, b):
+        ndim = max(len(a), len(b))
+        a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
+        return [x if y == 1 else y for x, y in zip(a, b, strict=True)]
+
     with pytest.raises(CheckFailed, match="expected tuple"):
-        check("broadcast_shape", lambda a, b: list(broadcast_shape(a, b)))
+        check("broadcast_shape", broadcast_shape)
 
 
 def sandboxed(source: str, name: str = "broadcast_shape") -> str:
+    """The outcome of running ``source`` in the sandbox, past the static rules (to test the run-time guards)."""
     tree = ast.parse(source)
     program = Program(tree.body, [ast.unparse(s) for s in tree.body])
-    exercise = Exercise(notebook="x", graded=(Graded(name, 1, random_cases=0),), timeout=5)
-    return verify_program(program, exercise, exercise_cases(exercise, 1)).functions[0].outcome
+    graded = Graded(name, 1, random_cases=0)
+    cases = exercise_cases(Exercise(notebook="x", graded=(graded,), timeout=5), 1)
+    lines, ending = run_in_sandbox(program, [(graded, cases[name])], 5, 1024)[name]
+    return judge(graded, cases[name], lines, ending, 5).outcome
 
 
 @pytest.mark.parametrize("attack", [
@@ -99,9 +110,20 @@ def test_sandbox_refuses_network_processes_and_outside_writes(attack: str) -> No
     assert sandboxed(source) == "wrong"  # the attempt raises PermissionError inside the child
 
 
-def test_sandbox_grades_the_right_answer() -> None:
-    source = "import numpy as np\ndef broadcast_shape(a, b):\n    return tuple(int(s) for s in np.broadcast_shapes(a, b))"
+def test_sandbox_refuses_a_forbidden_function_reached_at_run_time() -> None:
+    source = "import numpy as np\ndef broadcast_shape(a, b):\n    return tuple(int(s) for s in getattr(np, 'broadcast_' + 'shapes')(a, b))"
     assert sandboxed(source) == "forbidden"
+
+
+@pytest.mark.parametrize("reach", [
+    "import tensorlab\n    return tuple(tensorlab.broadcast_shapes(a, b))",
+    "import importlib\n    return tuple(importlib.import_module('tensor' + 'lab').broadcast_shapes(a, b))",
+    "import torch\n    return tuple(torch.broadcast_shapes(a, b))",
+    "import sys, importlib.util\n    spec = importlib.util.find_spec('tensorlab')\n    "
+    "exec(open(spec.origin).read(), {})\n    return (1,)",
+])
+def test_sandbox_refuses_the_reference_however_it_is_reached(reach: str) -> None:
+    assert sandboxed(f"def broadcast_shape(a, b):\n    {reach}") == "forbidden"
 
 
 def test_one_functions_process_cannot_forge_or_break_anothers_results() -> None:
@@ -131,6 +153,7 @@ def test_one_functions_process_cannot_forge_or_break_anothers_results() -> None:
     tree = ast.parse(source)
     program = Program(tree.body, [ast.unparse(s) for s in tree.body])
     graded = tuple(Graded(name, 1, random_cases=0) for name in ("broadcast_shape", "expand_to", "broadcast_add"))
-    exercise = Exercise(notebook="x", graded=graded, timeout=5)
-    outcomes = [f.outcome for f in verify_program(program, exercise, exercise_cases(exercise, 1)).functions]
+    cases = exercise_cases(Exercise(notebook="x", graded=graded, timeout=5), 1)
+    ran = run_in_sandbox(program, [(g, cases[g.name]) for g in graded], 5, 1024)
+    outcomes = [judge(g, cases[g.name], *ran[g.name], 5).outcome for g in graded]
     assert outcomes == ["wrong", "crashed", "passed"]

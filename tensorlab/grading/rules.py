@@ -1,11 +1,20 @@
-"""The static rules of an exercise: no forbidden functions, and no Python loops where it says so.
+"""The static rules of an exercise: allowed building blocks, no escape hatches, no loops where it says so.
 
-The rules read the source, never run it. A graded function breaks a rule when its own
-definition, or any top-level definition, assignment or import it uses (directly or through
-other helpers), names a forbidden function (``np.take_along_axis``, ``x.gather``,
-``from torch import gather``) or, for the vectorised parts, contains a ``for`` or ``while``.
-The grader also blocks the forbidden functions at run time, which catches what a static
-reading cannot (``getattr(np, "take_" + "along_axis")``).
+The rules read the source, never run it. A graded function is judged together with everything
+it uses: its own definition and every top-level definition, assignment or import it reaches
+(directly or through other helpers), so ``T = tensorlab.tensor`` in an earlier cell counts
+against the function that calls ``T``. It breaks a rule when that code
+
+- imports a module outside the exercise's building blocks (NumPy and the pure standard library
+  by default; ``tensorlab`` and ``torch`` never, unless the exercise allows them),
+- reaches around the rules: ``__import__``, ``eval``, ``exec``, ``globals()``, ``getattr`` with a
+  computed name, ``__globals__``/``__subclasses__``-style introspection, frames,
+- names a function the exercise forbids (``np.take_along_axis`` in "write gather"), or
+- loops over elements in a part that asks for a vectorised version (see ``vectorised.py``).
+
+A static reading can be dodged; the grader's sandbox also refuses, at run time, importing or
+reading the reference and calling the forbidden functions. ``check()`` in the notebook runs
+the same rules and the same sandbox, so the two verdicts agree.
 """
 
 from __future__ import annotations
@@ -13,9 +22,33 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 
-__all__ = ["bound_names", "rule_violations"]
+from .vectorised import loop_violations
 
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
+__all__ = ["PURE_STANDARD_LIBRARY", "REFERENCE_MODULES", "bound_names", "closure", "rule_violations"]
+
+PURE_STANDARD_LIBRARY = (
+    "math", "cmath", "itertools", "functools", "operator", "collections", "dataclasses", "typing",
+    "fractions", "decimal", "numbers", "string", "heapq", "bisect", "copy", "enum", "statistics", "re",
+    "warnings", "__future__",
+)
+REFERENCE_MODULES = ("tensorlab", "torch", "autograder")  # the answer key, and the library it copies
+
+ESCAPE_NAMES = {
+    "__import__": "imports by name", "eval": "runs code from a string", "exec": "runs code from a string",
+    "compile": "builds code from a string", "globals": "reads the notebook's globals",
+    "locals": "reads variables by name", "vars": "reads variables by name", "open": "reads files",
+    "breakpoint": "starts a debugger", "input": "waits for typing", "__builtins__": "reaches the builtins",
+    "__loader__": "reaches the import system", "__spec__": "reaches the import system",
+}
+DYNAMIC_ATTRIBUTE_FUNCTIONS = ("getattr", "setattr", "delattr", "hasattr")
+INTROSPECTION_ATTRIBUTES = {
+    "__globals__", "__dict__", "__class__", "__subclasses__", "__builtins__", "__code__", "__closure__",
+    "__self__", "__module__", "__bases__", "__base__", "__mro__", "__loader__", "__spec__", "__func__",
+    "__wrapped__", "__reduce__", "__reduce_ex__", "__getattribute__", "__import__", "__defaults__",
+    "__kwdefaults__", "__objclass__", "__init_subclass__", "__subclasshook__", "__getstate__",
+    "f_globals", "f_locals", "f_back", "f_builtins", "f_code", "gi_frame", "gi_code", "cr_frame",
+    "ag_frame", "tb_frame", "tb_next", "func_globals", "modules",
+}
 
 
 def bound_names(statement: ast.stmt) -> set[str]:
@@ -35,8 +68,11 @@ def used_names(statement: ast.stmt) -> set[str]:
 
 
 def closure(statements: Sequence[ast.stmt], function: str) -> list[ast.stmt]:
-    """The statements that define ``function`` and everything it uses, transitively."""
-    wanted, seen, chosen = {function}, set(), []
+    """The statements that define ``function`` and everything it uses, transitively.
+
+    Star imports (``from numpy import *``) bind names nobody can list, so they are always in.
+    """
+    wanted, seen, chosen = {function, "*"}, set(), []
     while wanted - seen:
         name = (wanted - seen).pop()
         seen.add(name)
@@ -47,7 +83,48 @@ def closure(statements: Sequence[ast.stmt], function: str) -> list[ast.stmt]:
     return chosen
 
 
-def named_functions(statement: ast.stmt) -> Iterable[str]:
+def imported_modules(statement: ast.AST) -> Iterable[str]:
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield "." if node.level else (node.module or "")
+
+
+def is_within(module: str, packages: Iterable[str]) -> bool:
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+def import_violations(statement: ast.AST, building_blocks: Sequence[str]) -> Iterable[str]:
+    for module in imported_modules(statement):
+        if is_within(module, building_blocks):
+            continue
+        if is_within(module, REFERENCE_MODULES):
+            yield f"imports {module}: the reference library is not allowed here, the point is to write it yourself"
+        else:
+            allowed = ", ".join(block for block in building_blocks if block != "__future__")
+            yield f"imports {module}: this exercise allows only {allowed}"
+
+
+def escape_violations(statement: ast.AST) -> Iterable[str]:
+    """Ways around the other rules: code from strings, attributes by computed name, introspection."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id in ESCAPE_NAMES:
+            yield f"uses {node.id} ({ESCAPE_NAMES[node.id]}), which graded code may not"
+        elif isinstance(node, ast.Attribute) and node.attr in INTROSPECTION_ATTRIBUTES:
+            yield f"uses .{node.attr} (Python introspection), which graded code may not"
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in DYNAMIC_ATTRIBUTE_FUNCTIONS and len(node.args) >= 2
+              and not (isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str))):
+            yield f"uses {node.func.id} with a computed attribute name, which graded code may not"
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in DYNAMIC_ATTRIBUTE_FUNCTIONS and len(node.args) >= 2
+              and node.args[1].value in INTROSPECTION_ATTRIBUTES):
+            yield f"uses {node.func.id}(…, {node.args[1].value!r}) (Python introspection), which graded code may not"
+
+
+def named_functions(statement: ast.AST) -> Iterable[str]:
+    """Every name, attribute, imported name and constant attribute string in ``statement``."""
     for node in ast.walk(statement):
         if isinstance(node, ast.Attribute):
             yield node.attr
@@ -56,21 +133,29 @@ def named_functions(statement: ast.stmt) -> Iterable[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 yield from alias.name.split(".")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            yield node.args[1].value
+
+
+def forbidden_violations(statement: ast.AST, function: str, forbidden: Sequence[str]) -> Iterable[str]:
+    short_names = {name.rsplit(".", 1)[-1]: name for name in forbidden}
+    for name in named_functions(statement):
+        if name in short_names and name != function:
+            yield f"uses {name} ({short_names[name]} is what this exercise asks you to write yourself)"
 
 
 def rule_violations(
-    statements: Sequence[ast.stmt], function: str, forbidden: Sequence[str], forbid_loops: bool = False
+    statements: Sequence[ast.stmt], function: str, forbidden: Sequence[str] = (),
+    vectorised: bool = False, building_blocks: Sequence[str] = ("numpy", *PURE_STANDARD_LIBRARY),
 ) -> list[str]:
     """What ``function`` does that the exercise forbids (empty when it follows the rules)."""
-    short_names = {name.rsplit(".", 1)[-1]: name for name in forbidden}
+    used = closure(statements, function)
     problems: list[str] = []
-    for statement in closure(statements, function):
-        for name in named_functions(statement):
-            if name in short_names and name != function:
-                problem = f"uses {name} ({short_names[name]} is what this exercise asks you to write yourself)"
-                if problem not in problems:
-                    problems.append(problem)
-        is_definition = isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
-        if forbid_loops and is_definition and any(isinstance(node, LOOPS) for node in ast.walk(statement)):
-            problems.append(f"{statement.name} uses a for/while loop; this part asks for a vectorised version")
+    for statement in used:
+        found = [*import_violations(statement, building_blocks), *escape_violations(statement),
+                 *forbidden_violations(statement, function, forbidden)]
+        problems += [problem for problem in found if problem not in problems]
+    if vectorised:
+        problems += [problem for problem in loop_violations(used) if problem not in problems]
     return problems

@@ -54,10 +54,10 @@ STUDENTS = [
     FakeStudent("blank", "released", expected=dict(ZERO)),
     FakeStudent("warns", "solution", cells={
         "broadcast_add_solution": '''
-import sys, warnings
+import warnings
 def broadcast_add(a, b):
     warnings.warn("this add is slow", UserWarning)
-    print("debugging output", file=sys.stderr)
+    print("debugging output")
     ndim = max(a.ndim, b.ndim)
     sa, sb = (1,) * (ndim - a.ndim) + a.shape, (1,) * (ndim - b.ndim) + b.shape
     for dim in reversed(range(ndim)):

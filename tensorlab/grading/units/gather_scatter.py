@@ -83,13 +83,13 @@ SCATTER_ADD_LOOPS = task(Task(
 ))
 GATHER_VECTORISED = task(Task(
     name="gather_vectorised", reference=gather_reference, examples=GATHER_EXAMPLES,
-    random_case=random_gather_case, forbidden=LIBRARY_GATHERS, forbid_loops=True,
+    random_case=random_gather_case, forbidden=LIBRARY_GATHERS, vectorised=True,
     hint="Build one integer array of coordinates per dimension (np.indices(index.shape)), put index in "
     "place of the coordinates along dim, and index x with that tuple: no Python loops.",
 ))
 SCATTER_ADD_VECTORISED = task(Task(
     name="scatter_add_vectorised", reference=scatter_add_reference, examples=SCATTER_EXAMPLES,
-    random_case=random_scatter_case, forbidden=LIBRARY_SCATTERS, forbid_loops=True,
+    random_case=random_scatter_case, forbidden=LIBRARY_SCATTERS, vectorised=True,
     hint="Build the target coordinates as in gather, then np.add.at(out, coordinates, src_block): "
     "plain `out[coordinates] += ...` loses repeated indices. Use only the block of src with index's shape.",
 ))

@@ -1,0 +1,86 @@
+"""What "vectorised" rules out: every Python-level loop over elements, whatever it is dressed as.
+
+A ``for`` statement is the obvious loop; a comprehension, ``map``, ``np.vectorize`` or a function
+that calls itself is the same loop in disguise: Python runs once per element either way, and
+that is what a vectorised version avoids (NumPy runs the loop in C, on whole arrays).
+Loops over a handful of dimensions are loops too, so a vectorised part is written without any:
+``tuple(range(ndim))`` and ``list(np.indices(...))`` are fine, they build a few objects once.
+
+Static reading catches the spellings; the grader adds a timed case on a large input, relative
+to the reference, for whatever slips through.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+__all__ = ["loop_violations"]
+
+LOOP_NODES = {
+    ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while loop",
+    ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+    ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
+}
+LOOPING_FUNCTIONS = {
+    "map": "map", "filter": "filter", "reduce": "functools.reduce", "accumulate": "itertools.accumulate",
+    "starmap": "itertools.starmap", "vectorize": "np.vectorize", "frompyfunc": "np.frompyfunc",
+    "apply_along_axis": "np.apply_along_axis", "apply_over_axes": "np.apply_over_axes",
+    "fromiter": "np.fromiter", "nditer": "np.nditer", "ndindex": "np.ndindex", "ndenumerate": "np.ndenumerate",
+}
+LOOPING_MODULES = ("itertools",)
+
+
+def called_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def functions_in(statements: Sequence[ast.stmt]) -> dict[str, ast.AST]:
+    return {node.name: node for statement in statements for node in ast.walk(statement)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def calls_from(function: ast.AST) -> set[str]:
+    return {name for node in ast.walk(function) if isinstance(node, ast.Call) and (name := called_name(node.func))}
+
+
+def recursive_functions(statements: Sequence[ast.stmt]) -> list[str]:
+    """The functions that can reach themselves through calls (directly or through others)."""
+    functions = functions_in(statements)
+    edges = {name: calls_from(node) & set(functions) for name, node in functions.items()}
+    recursive = []
+    for start in functions:
+        frontier, seen = set(edges[start]), set()
+        while frontier:
+            name = frontier.pop()
+            if name == start:
+                recursive.append(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                frontier |= edges[name]
+    return recursive
+
+
+def loop_violations(statements: Sequence[ast.stmt]) -> list[str]:
+    """One sentence naming every kind of loop found in ``statements`` (a graded function and what it uses)."""
+    found: list[str] = []
+    for statement in statements:
+        for node in ast.walk(statement):
+            kind = LOOP_NODES.get(type(node))
+            if kind is None and isinstance(node, ast.Call) and called_name(node.func) in LOOPING_FUNCTIONS:
+                kind = LOOPING_FUNCTIONS[called_name(node.func) or ""]
+            if kind is None and isinstance(node, (ast.Import, ast.ImportFrom)):
+                modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                kind = next((f"{module} (its functions loop in Python)" for module in modules if module in LOOPING_MODULES), None)
+            if kind and kind not in found:
+                found.append(kind)
+    found += [f"recursion ({name} calls itself)" for name in recursive_functions(statements)]
+    if not found:
+        return []
+    return [f"uses {' and '.join(found)}: this part asks for a vectorised version, with no Python-level loop "
+            "over elements (NumPy operations on whole arrays)"]
