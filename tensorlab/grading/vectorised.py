@@ -29,6 +29,7 @@ LOOPING_FUNCTIONS = {
     "fromiter": "np.fromiter", "nditer": "np.nditer", "ndindex": "np.ndindex", "ndenumerate": "np.ndenumerate",
 }
 LOOPING_MODULES = ("itertools",)
+ITERATOR_METHODS = ("__iter__", "__next__", "__getitem__")  # NumPy calls these once per element
 
 
 def called_name(node: ast.AST) -> str | None:
@@ -39,9 +40,28 @@ def called_name(node: ast.AST) -> str | None:
     return None
 
 
+def referenced_names(node: ast.AST) -> list[str]:
+    """The names a node mentions: ``map``, ``np.vectorize``, ``from numpy import vectorize``, ``getattr(np, "vectorize")``."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [called_name(node) or ""]
+    if isinstance(node, ast.ImportFrom):
+        return [alias.name for alias in node.names]
+    if (isinstance(node, ast.Call) and called_name(node.func) == "getattr" and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return [node.args[1].value]
+    return []
+
+
 def functions_in(statements: Sequence[ast.stmt]) -> dict[str, ast.AST]:
-    return {node.name: node for statement in statements for node in ast.walk(statement)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    """Every function by name: ``def`` statements and lambdas assigned to a name."""
+    found: dict[str, ast.AST] = {}
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found[node.name] = node
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+                found.update({target.id: node.value for target in node.targets if isinstance(target, ast.Name)})
+    return found
 
 
 def calls_from(function: ast.AST) -> set[str]:
@@ -72,8 +92,11 @@ def loop_violations(statements: Sequence[ast.stmt]) -> list[str]:
     for statement in statements:
         for node in ast.walk(statement):
             kind = LOOP_NODES.get(type(node))
-            if kind is None and isinstance(node, ast.Call) and called_name(node.func) in LOOPING_FUNCTIONS:
-                kind = LOOPING_FUNCTIONS[called_name(node.func) or ""]
+            looping = [LOOPING_FUNCTIONS[name] for name in referenced_names(node) if name in LOOPING_FUNCTIONS]
+            if kind is None and looping:
+                kind = looping[0]
+            if kind is None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in ITERATOR_METHODS:
+                kind = f"a class with {node.name} (NumPy would call it once per element)"
             if kind is None and isinstance(node, (ast.Import, ast.ImportFrom)):
                 modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 kind = next((f"{module} (its functions loop in Python)" for module in modules if module in LOOPING_MODULES), None)

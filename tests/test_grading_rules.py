@@ -1,0 +1,99 @@
+"""The static rules: what a graded function may import and reach, and what "vectorised" rules out.
+
+Each attack is a way a student really tried (or could try) to pass without doing the work; each
+must be named in the violations. Each honest answer must have none.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from tensorlab.grading.rules import rule_violations
+
+
+def violations(source: str, function: str = "f", vectorised: bool = False, forbidden: tuple[str, ...] = ()) -> list[str]:
+    return rule_violations(ast.parse(textwrap.dedent(source)).body, function, forbidden, vectorised)
+
+
+@pytest.mark.parametrize("source", [
+    "import tensorlab\ndef f(a, b):\n    return tensorlab.broadcast_shapes(a, b)",
+    "def f(a, b):\n    import torch\n    return torch.broadcast_shapes(a, b)",
+    "from tensorlab.ops import broadcasting\ndef f(g, s):\n    return broadcasting.sum_to_shape(g, s)",
+    "import tensorlab as tl\nT = tl.tensor\ndef f(a, b):\n    return (T(a) + T(b)).numpy()",  # reached through a global
+    "from autograder import verify\ndef f(a):\n    return verify",
+])
+def test_the_reference_is_refused_however_it_is_imported(source: str) -> None:
+    assert any("reference library is not allowed" in problem for problem in violations(source))
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    ("import importlib\ndef f(a):\n    return importlib.import_module('tensor' + 'lab')", "importlib"),
+    ("def f(a):\n    return __import__('tensor' + 'lab')", "__import__"),
+    ("import sys\ndef f(a):\n    return sys.modules['tensorlab']", "sys"),
+    ("def f(a):\n    return eval('1')", "eval"),
+    ("def f(a):\n    exec('x = 1')", "exec"),
+    ("def f(a):\n    return globals()['np']", "globals"),
+    ("def f(a):\n    return getattr(a, 'sh' + 'ape')", "computed attribute"),
+    ("def f(a):\n    return f.__globals__", "__globals__"),
+    ("def f(a):\n    return ().__class__.__base__.__subclasses__()", "__class__"),
+    ("def f(a):\n    return getattr(f, '__globals__')", "__globals__"),
+    ("import os\ndef f(a):\n    return os.getcwd()", "os"),
+    ("def f(a):\n    return open('/etc/passwd').read()", "open"),
+])
+def test_ways_around_the_rules_are_refused(source: str, named: str) -> None:
+    assert any(named in problem for problem in violations(source)), violations(source)
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nimport math\ndef f(a, b):\n    return np.asarray(a) * math.pi",
+    "from functools import cache\nimport numpy as np\n@cache\ndef f(n):\n    return np.arange(n)",
+    "import numpy as np\nSIZE = 3\ndef helper(x):\n    return x * SIZE\ndef f(x):\n    return helper(np.asarray(x))",
+    "import tensorlab\ndef f(x):\n    return x + 1",  # an unused import elsewhere in the notebook costs nothing
+])
+def test_honest_answers_have_no_violations(source: str) -> None:
+    assert violations(source) == []
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    ("def f(x):\n    return [v * 2 for v in x]", "list comprehension"),
+    ("def f(x):\n    return np.array(list(map(abs, x)))", "map"),
+    ("def f(x):\n    return np.vectorize(abs)(x)", "np.vectorize"),
+    ("def f(x):\n    return np.frompyfunc(abs, 1, 1)(x)", "np.frompyfunc"),
+    ("def f(x):\n    return np.apply_along_axis(sum, 0, x)", "np.apply_along_axis"),
+    ("def f(x):\n    return np.fromiter((v for v in x), float)", "generator expression"),
+    ("from functools import reduce\ndef f(x):\n    return reduce(np.add, x)", "functools.reduce"),
+    ("import itertools\ndef f(x):\n    return list(itertools.chain(x))", "itertools"),
+    ("def f(x, i=0):\n    return x if i == 3 else f(x, i + 1)", "recursion"),
+    ("def f(x):\n    i = 0\n    while i < 3:\n        i += 1\n    return x", "while loop"),
+    ("def helper(x):\n    for v in x:\n        pass\n    return x\ndef f(x):\n    return helper(x)", "for loop"),
+    ("v = np.vectorize\ndef f(x):\n    return v(abs)(x)", "np.vectorize"),
+    ("def f(x):\n    return getattr(np, 'vectorize')(abs)(x)", "np.vectorize"),
+    ("class Items:\n    def __getitem__(self, i):\n        return i\ndef f(x):\n    return np.array(Items())", "__getitem__"),
+])
+def test_vectorised_rules_out_every_spelling_of_a_loop(source: str, named: str) -> None:
+    found = violations(source, vectorised=True)
+    assert any(named in problem for problem in found), found
+    assert not any("vectorised" in problem for problem in violations(source, vectorised=False))
+
+
+def test_vectorised_accepts_whole_array_code() -> None:
+    source = """
+        import numpy as np
+        def f(x, dim, index):
+            positions = np.indices(index.shape, sparse=True)
+            coordinates = list(positions)
+            coordinates[dim] = index
+            return x[tuple(coordinates)]
+    """
+    assert violations(source, vectorised=True) == []
+
+
+def test_a_forbidden_function_is_found_under_any_name() -> None:
+    forbidden = ("numpy.take_along_axis",)
+    for source in ("def f(x, i):\n    return np.take_along_axis(x, i, 0)",
+                   "from numpy import take_along_axis as t\ndef f(x, i):\n    return t(x, i, 0)",
+                   "def f(x, i):\n    return getattr(np, 'take_along_axis')(x, i, 0)"):
+        assert any("take_along_axis" in problem for problem in violations(source, forbidden=forbidden)), source
