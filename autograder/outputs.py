@@ -33,7 +33,7 @@ def results(course: Course) -> list[tuple[str, str, dict]]:
 
 FEEDBACK_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>{title}</title>
-<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto}} td,th{{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}}
+<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto}} td,th{{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top;white-space:pre-wrap}}
 .passed{{color:#17702b}} .other{{color:#a1260d}}</style></head>
 <body><h1>{title}</h1><p>Score: <b>{score:g} / {max_score:g}</b></p>
 <table><tr><th>function</th><th>points</th><th>result</th></tr>
