@@ -54,10 +54,14 @@ def test_svg_matches_snapshot(name: str) -> None:
 
 
 def test_static_mimebundle_has_the_picture_and_a_summary() -> None:
-    bundle = BroadcastExplorer((2, 3), (4,))._repr_mimebundle_()
+    explorer = BroadcastExplorer((2, 3), (4,))
+    bundle = explorer._repr_mimebundle_()
     assert bundle["image/svg+xml"].startswith("<svg")
     assert bundle["text/plain"].endswith("at non-singleton dimension 1")
-    assert "application/vnd.jupyter.widget-view+json" not in bundle  # no kernel here: picture only
+    html = bundle["text/html"]  # what nbconvert's HTML export shows: the picture and its info line
+    assert html.startswith(f'<div class="tl-fallback" data-tl-fallback="{explorer._id()}"><svg')
+    assert "at non-singleton dimension 1</div></div>" in html
+    assert "application/vnd.jupyter.widget-view+json" not in bundle  # the widget is a display of its own
 
 
 def test_text_width_bounds_every_pinned_font() -> None:
