@@ -69,7 +69,7 @@ def test_plain_text_fallback_lists_question_and_options_but_not_the_answer(quest
 def test_static_html_escapes_and_folds_the_answer_away() -> None:
     question = MultipleChoice("Is a < b?", ["<yes>", "no"], answer=0)
     page = question.to_html()
-    assert "&lt;yes&gt;" in page and "<yes>" not in page
+    assert "<li>(a) &lt;yes&gt;</li>" in page and "<yes>" not in page  # lettered as .check("a") expects
     assert page.index("<details>") < page.index("Correct:")
 
 
@@ -82,7 +82,8 @@ def test_outside_a_kernel_the_display_is_text_and_html_only(question: MultipleCh
 def test_widget_shows_feedback_when_an_option_is_picked(question: MultipleChoice) -> None:
     pytest.importorskip("ipywidgets")
     box = question.widget()
-    _, buttons, feedback = box.children
+    _, buttons, feedback, hider = box.children
+    assert hider.fallback_id == question._fallback_id  # hides the static question in the browser
     assert buttons.value is None and feedback.value == ""
     buttons.value = buttons.options[2]
     assert "Not (c) RuntimeError." in feedback.value and "#c62828" in feedback.value

@@ -14,6 +14,7 @@ import pytest
 
 import tensorlab
 from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -53,7 +54,28 @@ def test_svg_matches_snapshot(name: str) -> None:
 
 
 def test_static_mimebundle_has_the_picture_and_a_summary() -> None:
-    bundle = BroadcastExplorer((2, 3), (4,))._repr_mimebundle_()
+    explorer = BroadcastExplorer((2, 3), (4,))
+    bundle = explorer._repr_mimebundle_()
     assert bundle["image/svg+xml"].startswith("<svg")
     assert bundle["text/plain"].endswith("at non-singleton dimension 1")
-    assert "application/vnd.jupyter.widget-view+json" not in bundle  # no kernel here: picture only
+    html = bundle["text/html"]  # what nbconvert's HTML export shows: the picture and its info line
+    assert html.startswith(f'<div class="tl-fallback" data-tl-fallback="{explorer._id()}"><svg')
+    assert "at non-singleton dimension 1</div></div>" in html
+    assert "application/vnd.jupyter.widget-view+json" not in bundle  # the widget is a display of its own
+
+
+def test_text_width_bounds_every_pinned_font() -> None:
+    """DejaVu Sans Mono / Menlo advance 1233/2048 em per glyph, the widest of FONT_FAMILY."""
+    assert text_width("x" * 100, 12) >= 100 * 12 * 1233 / 2048
+    assert text_width("\u5f20", 10) == 10  # a wide character, drawn by a fallback font: a full em
+
+
+@pytest.mark.parametrize(("anchor", "left", "right"), [(None, 50, 50 + 74.4), ("middle", 50 - 37.2, 50 + 37.2), ("end", 50 - 74.4, 50)])
+def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: float, right: float) -> None:
+    svg = Svg("tl-test")
+    svg.label(50, 30, "a" * 10, text_anchor=anchor)  # 10 characters at 12 px: 74.4 px wide
+    assert svg.left == min(0, left) and svg.width == pytest.approx(right)
+    assert svg.top == 0 and svg.height == pytest.approx(30 + 0.3 * 12)
+    svg.label(-20, 5, "long label")
+    view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
+    assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view

@@ -2,26 +2,22 @@
 
 An explorer subclass holds a pure-Python *model* and says how to draw it (:meth:`to_svg`),
 what to say about it (:meth:`summary`) and which controls change it (:meth:`_controls`).
-Displaying an explorer in a notebook gives Jupyter both a picture (``image/svg+xml``, for
-nbconvert, GitHub and static pages) and, inside a live kernel, the interactive widget.
+Displaying an explorer in a notebook makes two outputs (:mod:`tensorlab.widgets.fallback`):
+the picture with its info line, as HTML that nbconvert, GitHub and static pages show, and,
+inside a live kernel, the interactive widget, which hides that picture once it is drawn.
 ipywidgets and anywidget are imported only when that widget is first built, so
 ``import tensorlab`` (and even ``tensorlab.widgets``) stays light.
 """
 
 from __future__ import annotations
 
-import sys
+from html import escape
 from typing import Any
 
+from .fallback import fallback_html, hider, new_fallback_id, show
+from .svg import FONT_FAMILY
+
 __all__ = ["Explorer"]
-
-
-def _in_kernel() -> bool:
-    """True inside a running Jupyter kernel (where a widget has a frontend to talk to)."""
-    if "ipykernel" not in sys.modules or "IPython" not in sys.modules:
-        return False
-    shell = sys.modules["IPython"].get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 class Explorer:
@@ -29,6 +25,7 @@ class Explorer:
 
     _view: Any = None  # the anywidget SvgView, once built
     _box: Any = None  # controls + view, once built
+    _fallback_id: str = ""  # links the live view to its static fallbacks, made on first display
 
     def to_svg(self) -> str:
         raise NotImplementedError
@@ -49,7 +46,7 @@ class Explorer:
             from .view import SvgView
 
             self._view = SvgView(svg=self.to_svg(), info=self.summary())
-            self._box = ipywidgets.VBox([*self._controls(ipywidgets), self._view])
+            self._box = ipywidgets.VBox([*self._controls(ipywidgets), self._view, hider(self._id())])
             self._box.add_class("tl-explorer-box")
         return self._box
 
@@ -59,8 +56,18 @@ class Explorer:
             self._view.svg = self.to_svg()
             self._view.info = self.summary()
 
+    def _id(self) -> str:
+        if not self._fallback_id:
+            self._fallback_id = new_fallback_id()
+        return self._fallback_id
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
-        bundle = {"text/plain": self.summary(), "image/svg+xml": self.to_svg()}
-        if _in_kernel():
-            bundle.update({k: v for k, v in self.widget()._repr_mimebundle_().items() if k != "text/plain"})
-        return bundle
+        """The static picture: SVG with its info line as HTML, the SVG alone, the info line as text."""
+        svg, summary = self.to_svg(), self.summary()
+        info = f'<div class="tl-info" style="font: 12px {FONT_FAMILY}; white-space: pre-wrap">{escape(summary)}</div>'
+        body = f"{svg}{info}"
+        return {"text/plain": summary, "text/html": fallback_html(body, self._id()), "image/svg+xml": svg}
+
+    def _ipython_display_(self) -> None:
+        """In a notebook: the static picture, then (in a live kernel) the widget that replaces it."""
+        show(self._repr_mimebundle_(), self.widget)

@@ -1,12 +1,12 @@
 """MultipleChoice: a self-check question that says at once whether an answer is right, and why.
 
 Like the explorers it is a plain-Python model first (:meth:`MultipleChoice.check` answers a
-choice with :class:`Feedback`, testable without a browser), then a picture: displaying it in a
-notebook gives plain text and HTML (the question, the lettered options, the answer folded
-away) so nbconvert and static pages show something useful, and inside a live kernel the
-interactive view, radio buttons that print the feedback as soon as one is picked. Anyone
-without widgets can call ``question.check("b")`` instead. ipywidgets is imported only when
-the interactive view is first built.
+choice with :class:`Feedback`, testable without a browser), then two outputs
+(:mod:`tensorlab.widgets.fallback`): plain text and HTML (the question, the lettered options,
+the answer folded away) that nbconvert and static pages show, and inside a live kernel the
+interactive view, radio buttons that print the feedback as soon as one is picked, which hides
+the static one. Anyone without widgets can call ``question.check("b")`` instead. ipywidgets is
+imported only when the interactive view is first built.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import _in_kernel
+from .fallback import fallback_html, hider, new_fallback_id, show
 
 __all__ = ["Feedback", "MultipleChoice"]
 
@@ -60,6 +60,7 @@ class MultipleChoice:
         self.explanation = explanation
         self.hints = dict(hints or {})
         self._box: Any = None
+        self._fallback_id = new_fallback_id()  # links the live view to its static fallbacks
 
     # --- the model ------------------------------------------------------------------------
     def _index_of(self, choice: int | str) -> int:
@@ -96,12 +97,15 @@ class MultipleChoice:
         return "\n".join(lines)
 
     def to_html(self) -> str:
-        """Static HTML: the question, the options, and the answer folded into a <details>."""
-        options = "".join(f"<li>{html.escape(option)}</li>" for option in self.options)
+        """Static HTML: the question, the lettered options, and the answer folded into a <details>.
+
+        The letters are text, not list numbering, which page styles (nbconvert's among them) reset.
+        """
+        options = "".join(f"<li>({LETTERS[i]}) {html.escape(option)}</li>" for i, option in enumerate(self.options))
         reveal = html.escape(self.check(self.answer).message)
         return (
             f'<div class="tl-quiz"><p><b>Quick check:</b> {html.escape(self.question)}</p>'
-            f'<ol type="a">{options}</ol><details><summary>Show the answer</summary>{reveal}</details></div>'
+            f'<ul style="list-style: none; padding-left: 1em">{options}</ul><details><summary>Show the answer</summary>{reveal}</details></div>'
         )
 
     def widget(self) -> Any:
@@ -123,15 +127,17 @@ class MultipleChoice:
 
             buttons.observe(show, names="value")
             question = ipywidgets.HTML(f"<b>Quick check:</b> {html.escape(self.question)}")
-            self._box = ipywidgets.VBox([question, buttons, feedback])
+            self._box = ipywidgets.VBox([question, buttons, feedback, hider(self._fallback_id)])
             self._box.add_class("tl-quiz")
         return self._box
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
-        bundle = {"text/plain": self.text(), "text/html": self.to_html()}
-        if _in_kernel():
-            bundle.update({k: v for k, v in self.widget()._repr_mimebundle_().items() if k != "text/plain"})
-        return bundle
+        """The static question: plain text, and HTML marked as this quiz's fallback."""
+        return {"text/plain": self.text(), "text/html": fallback_html(self.to_html(), self._fallback_id)}
+
+    def _ipython_display_(self) -> None:
+        """In a notebook: the static question, then (in a live kernel) the radio buttons that replace it."""
+        show(self._repr_mimebundle_(), self.widget)
 
     def __repr__(self) -> str:
         return self.text()

@@ -8,16 +8,21 @@ browser side (``explorer.js``) needs to link elements on hover:
 - ``data-links``: space-separated keys of the elements that light up with it;
 - ``data-info``: the sentence shown under the figure while the element is hovered.
 
+Text is measured, not rendered: the picture pins a monospace font stack (:data:`FONT_FAMILY`)
+whose fonts all advance at most :data:`ADVANCE` em per character, so the size Python computes
+holds every label in every browser and in static exports (no clipping, no JavaScript).
+
 Output is deterministic (fixed float formatting, insertion-ordered attributes), so SVG
 snapshots stay stable.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from html import escape
 
-__all__ = ["COLOURS", "CELL", "GAP", "Svg", "operand_colour"]
+__all__ = ["ADVANCE", "COLOURS", "CELL", "FONT_FAMILY", "FONT_SIZE", "GAP", "Svg", "operand_colour", "text_width"]
 
 # One palette for every explorer (see docs/widgets.md).
 COLOURS = {
@@ -37,6 +42,14 @@ COLOURS = {
 }
 CELL = 28  # side of one tensor element, in px
 GAP = 12  # space between blocks
+
+# Monospace fonts that ship with Linux, macOS and Windows, then the generic family. Their glyphs
+# advance 0.55 em (Consolas) to 0.602 em (DejaVu Sans Mono, Menlo); ADVANCE adds a margin on top.
+FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace"
+FONT_SIZE = 12  # px, for text that names no size (pinned on <svg>, so the page's size never leaks in)
+ADVANCE = 0.62  # em per character, at least every font above
+WIDE_ADVANCE = 1.0  # em per East Asian wide character (drawn from a fallback font)
+ASCENT, DESCENT = 1.0, 0.3  # em above and below the baseline that a line of text may cover
 
 
 def operand_colour(index: int) -> str:
@@ -59,16 +72,25 @@ def _attributes(attributes: dict) -> str:
     return " ".join(parts)
 
 
+def text_width(content: str, size: float) -> float:
+    """Width in px of ``content`` at font size ``size``: an upper bound for every font in FONT_FAMILY."""
+    ems = sum(WIDE_ADVANCE if unicodedata.east_asian_width(char) in "WF" else ADVANCE
+              for char in content if not unicodedata.combining(char))
+    return ems * size
+
+
 class Svg:
     """Collects SVG elements; ``str(svg)`` is the finished picture, sized to fit its content."""
 
     def __init__(self, css_class: str) -> None:
         self.css_class = css_class
         self.parts: list[str] = []
-        self.width = 0.0
-        self.height = 0.0
+        self.left = self.top = 0.0  # the picture starts at (0, 0) unless something reaches further
+        self.width = 0.0  # right edge of the content
+        self.height = 0.0  # bottom edge of the content
 
     def _grow(self, x: float, y: float) -> None:
+        self.left, self.top = min(self.left, x), min(self.top, y)
         self.width = max(self.width, x)
         self.height = max(self.height, y)
 
@@ -77,7 +99,12 @@ class Svg:
         return f"<rect {_attributes({'x': float(x), 'y': float(y), 'width': float(w), 'height': float(h), **attributes})}/>"
 
     def text(self, x: float, y: float, content: object, **attributes: object) -> str:
-        self._grow(x + 7 * len(str(content)) * (0.5 if attributes.get("text_anchor") == "middle" else 1), y + 4)
+        """``<text>`` with its baseline at ``y``; the picture grows to hold its measured extent."""
+        size = float(attributes.get("font_size", FONT_SIZE))  # type: ignore[arg-type]
+        width = text_width(str(content), size)
+        start = {"middle": x - width / 2, "end": x - width}.get(str(attributes.get("text_anchor")), x)
+        self._grow(start, y - ASCENT * size)
+        self._grow(start + width, y + DESCENT * size)
         return f"<text {_attributes({'x': float(x), 'y': float(y), **attributes})}>{escape(str(content))}</text>"
 
     def line(self, x1: float, y1: float, x2: float, y2: float, **attributes: object) -> str:
@@ -108,10 +135,11 @@ class Svg:
         self.add(self.text(x, y, content, fill=colour, font_size=size, **attributes))
 
     def __str__(self) -> str:
-        width, height = _number(self.width + GAP), _number(self.height + GAP)
+        width, height = _number(self.width + GAP - self.left), _number(self.height + GAP - self.top)
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="tl-svg {self.css_class}" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}" font-family="monospace">'
+            f'height="{height}" viewBox="{_number(self.left)} {_number(self.top)} {width} {height}" '
+            f'font-family="{FONT_FAMILY}" font-size="{FONT_SIZE}">'
             + "".join(self.parts)
             + "</svg>"
         )

@@ -28,6 +28,12 @@ ARTIFACTS = REPO_ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 EXPLORERS_IN_DEMO = 3
+WIDGETS_IN_DEMO = 4  # the explorers and a quiz, each with a static fallback the live view hides
+# JS: every widget's static fallback is on the page, and hidden (its live view has replaced it).
+FALLBACKS_HIDDEN = f"""() => {{
+    const fallbacks = [...document.querySelectorAll('.tl-fallback')];
+    return fallbacks.length === {WIDGETS_IN_DEMO} && fallbacks.every(f => f.getClientRects().length === 0);
+}}"""
 
 # JS: true once the server has a kernel that is idle and has a browser connected to it.
 KERNEL_READY = """async () => {
@@ -167,8 +173,11 @@ def set_text_control(widget, label: str, value: str) -> None:
 # The scenarios every front end must pass; ``prefix`` keeps each front end's screenshots apart.
 
 def check_all_rendered(page, prefix: str) -> None:
-    """Every explorer drew itself; no "Error displaying widget" anywhere."""
+    """Every explorer drew itself, the quiz shows its options, and no picture or question shows
+    twice (each static fallback is hidden); no "Error displaying widget" anywhere."""
     assert page.locator(".tl-explorer").count() == EXPLORERS_IN_DEMO
+    page.locator(".tl-quiz .widget-radio-box").wait_for()
+    page.wait_for_function(FALLBACKS_HIDDEN, timeout=10_000)
     assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
     page.screenshot(path=str(ARTIFACTS / f"{prefix}widgets-all.png"))
 
