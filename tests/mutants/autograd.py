@@ -82,6 +82,17 @@ def sum_to_shape(grad, shape):
     stretched = tuple(leading + dim for dim, size in enumerate(shape) if size == 1)
     return grad.sum(axis=tuple(range(leading)) + stretched, keepdims=True).reshape(shape or (1,))
 '''),
+    Mutant("sum_to_shape", "adds-leading-slices-into-grad-in-place", '''
+def sum_to_shape(grad, shape):
+    while grad.ndim > len(shape):
+        for i in range(1, grad.shape[0]):
+            grad[0] += grad[i]
+        grad = grad[0]
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
     Mutant("sum_to_shape", "calls-torch-sum_to_size", '''
 import torch
 
