@@ -194,7 +194,8 @@ def random_order_case(rng: np.random.Generator) -> tuple[Graph, str]:
 
 # Fixed cases: the statement's examples, then one case per promise of the statement.
 
-def arange(*shape: int) -> np.ndarray:
+def ramp(*shape: int) -> np.ndarray:
+    """Distinct values of ``shape``, some negative: a sum over the wrong dims cannot match by luck."""
     return np.arange(float(np.prod(shape))).reshape(shape) - 2.5
 
 
@@ -209,27 +210,27 @@ DEAD_END: WeightedGraph = {"loss": [("h", 0.0), ("w", 2.0)], "h": [("x", 4.0)], 
 
 SUM_TO_SHAPE = task(Task(
     name="sum_to_shape", reference=sum_to_shape_reference,
-    examples=[(np.ones((2, 3)), (3,)), (arange(2, 3), (2, 1)), (arange(2, 2), ())],
+    examples=[(np.ones((2, 3)), (3,)), (ramp(2, 3), (2, 1)), (ramp(2, 2), ())],
     clauses=[
-        Clause("sum over the leading dimensions `shape` does not have (the first `grad.ndim - len(shape)`)", (arange(2, 3, 4), (4,))),
-        Clause("sum over the leading dimensions `shape` does not have (not the trailing ones)", (arange(3, 2, 2), (2, 2))),
-        Clause("then over each dimension where `shape` has size 1 (keeping it)", (arange(3, 4), (1, 4))),
-        Clause("then over each dimension where `shape` has size 1 (keeping it)", (arange(3, 4, 2), (3, 1, 2))),
+        Clause("sum over the leading dimensions `shape` does not have (the first `grad.ndim - len(shape)`)", (ramp(2, 3, 4), (4,))),
+        Clause("sum over the leading dimensions `shape` does not have (not the trailing ones)", (ramp(3, 2, 2), (2, 2))),
+        Clause("then over each dimension where `shape` has size 1 (keeping it)", (ramp(3, 4), (1, 4))),
+        Clause("then over each dimension where `shape` has size 1 (keeping it)", (ramp(3, 4, 2), (3, 1, 2))),
         Clause("then over each dimension where `shape` has size 1, the dimensions of `grad` and `shape` lined up from the right",
-               (arange(2, 3, 4), (3, 1))),
+               (ramp(2, 3, 4), (3, 1))),
         Clause("then over each dimension where `shape` has size 1, the dimensions of `grad` and `shape` lined up from the right",
-               (arange(4, 2, 3), (1, 3))),
-        Clause("a size 1 in `grad` too is not stretched (summing it changes nothing)", (arange(2, 1, 3), (1, 1, 3))),
-        Clause("return an array of exactly `shape` (`np.asarray` for `()`)", (arange(3), ())),
+               (ramp(4, 2, 3), (1, 3))),
+        Clause("a size 1 in `grad` too is not stretched (summing it changes nothing)", (ramp(2, 1, 3), (1, 1, 3))),
+        Clause("return an array of exactly `shape` (`np.asarray` for `()`)", (ramp(3), ())),
         Clause("return an array of exactly `shape` (`np.asarray` for `()`)", (np.asarray(2.5), ())),
-        Clause("return an array of exactly `shape` (`np.asarray` for `()`)", (arange(2, 3), (1, 1))),
-        Clause("when there is nothing to sum, the result is `grad` as it is (the same array or a copy)", (arange(2, 3), (2, 3))),
+        Clause("return an array of exactly `shape` (`np.asarray` for `()`)", (ramp(2, 3), (1, 1))),
+        Clause("when there is nothing to sum, the result is `grad` as it is (the same array or a copy)", (ramp(2, 3), (2, 3))),
         Clause("sizes may be 0: a size 1 stretched to 0 sums nothing, giving zeros", (np.zeros((2, 0)), (2, 1))),
         Clause("sizes may be 0: a size 1 stretched to 0 sums nothing, giving zeros", (np.zeros((0, 3)), (3,))),
         Clause("sizes may be 0: a size 1 stretched to 0 sums nothing, giving zeros", (np.zeros((3, 0)), (0,))),
         Clause("return an array of exactly `shape` that keeps `grad`'s dtype", (np.arange(12, dtype=np.float32).reshape(3, 4), (1, 4))),
-        Clause("`grad` may be a non-contiguous view; do not change it", (arange(4, 6)[:, ::2], (4, 1))),
-        Clause("`grad` may be a non-contiguous view; do not change it", (arange(3, 2, 4).transpose(1, 2, 0), (1, 3))),
+        Clause("`grad` may be a non-contiguous view; do not change it", (ramp(4, 6)[:, ::2], (4, 1))),
+        Clause("`grad` may be a non-contiguous view; do not change it", (ramp(3, 2, 4).transpose(1, 2, 0), (1, 3))),
     ],
     random_case=random_sum_to_shape_case, tolerance=GRADIENT_TOLERANCE,
     hint="First sum away the grad.ndim - len(shape) leading dimensions; then, counting dims of the "
@@ -241,16 +242,16 @@ MUL_BACKWARD = task(Task(
               (np.ones((2, 3)), np.ones((2, 3)) * 2.0, np.array([1.0, 2.0, 3.0]))],
     clauses=[
         Clause("`x`, `y` or both may have been broadcast (here `y`)",
-               (arange(2, 3), arange(2, 3) / 2, np.array([[3.0], [-1.0]]))),
+               (ramp(2, 3), ramp(2, 3) / 2, np.array([[3.0], [-1.0]]))),
         Clause("`x`, `y` or both may have been broadcast (here `x`)",
-               (arange(4, 3), np.array([0.5, -2.0, 3.0]), arange(4, 3) / 4)),
+               (ramp(4, 3), np.array([0.5, -2.0, 3.0]), ramp(4, 3) / 4)),
         Clause("`x`, `y` or both may have been broadcast (here both)",
-               (arange(3, 4), np.array([[1.0], [-2.0], [0.5]]), np.array([2.0, 3.0, -1.0, 0.25]))),
+               (ramp(3, 4), np.array([[1.0], [-2.0], [0.5]]), np.array([2.0, 3.0, -1.0, 0.25]))),
         Clause("`x`, `y` or both may have been broadcast (here both)",
-               (arange(2, 2, 3), np.array([[[1.5, -1.0, 2.0]], [[0.5, 3.0, -2.0]]]), np.array([[2.0], [-3.0]]))),
-        Clause("either may be 0-d", (arange(2, 3), np.asarray(1.5), arange(2, 3) / 3)),
+               (ramp(2, 2, 3), np.array([[[1.5, -1.0, 2.0]], [[0.5, 3.0, -2.0]]]), np.array([[2.0], [-3.0]]))),
+        Clause("either may be 0-d", (ramp(2, 3), np.asarray(1.5), ramp(2, 3) / 3)),
         Clause("sizes may be 0", (np.zeros((0, 3)), np.zeros((0, 3)), np.array([1.0, 2.0, 3.0]))),
-        Clause("return the tuple `(grad_x, grad_y)`", (arange(2, 2), arange(2, 2) + 1, arange(2, 2) * 3)),
+        Clause("return the tuple `(grad_x, grad_y)`", (ramp(2, 2), ramp(2, 2) + 1, ramp(2, 2) * 3)),
     ],
     random_case=random_mul_case, tolerance=GRADIENT_TOLERANCE,
     hint="d(x*y)/dx = y and d(x*y)/dy = x: grad_x is grad * y summed back to x.shape, grad_y is "
@@ -259,16 +260,16 @@ MUL_BACKWARD = task(Task(
 MATMUL_BACKWARD = task(Task(
     name="matmul_backward", reference=matmul_backward_reference,
     examples=[(np.ones((2, 2)), np.array([[1.0, 2.0], [3.0, 4.0]]), np.eye(2)),
-              (np.ones((1, 3)), np.ones((1, 2)), arange(2, 3))],
+              (np.ones((1, 3)), np.ones((1, 2)), ramp(2, 3))],
     clauses=[
         Clause("`a` and `b` need not be square: `grad_a` has `a`'s shape, `grad_b` has `b`'s",
-               (arange(2, 4) / 3, arange(2, 3), arange(3, 4) / 2)),
-        Clause("`grad_a` has `a`'s shape, `grad_b` has `b`'s (a square product: right shapes, and still the right transposes)", (arange(3, 3) / 2, arange(3, 3), arange(3, 3) + 1)),
+               (ramp(2, 4) / 3, ramp(2, 3), ramp(3, 4) / 2)),
+        Clause("`grad_a` has `a`'s shape, `grad_b` has `b`'s (a square product: right shapes, and still the right transposes)", (ramp(3, 3) / 2, ramp(3, 3), ramp(3, 3) + 1)),
         Clause("Any size may be 1 (a row times a column)", (np.array([[2.0]]), np.array([[1.0, -2.0, 3.0]]), np.array([[0.5], [4.0], [-1.0]]))),
-        Clause("Any size may be 1 (a column times a row)", (arange(3, 2), np.array([[1.0], [-2.0], [3.0]]), np.array([[0.5, 4.0]]))),
+        Clause("Any size may be 1 (a column times a row)", (ramp(3, 2), np.array([[1.0], [-2.0], [3.0]]), np.array([[0.5, 4.0]]))),
         Clause("Any size may be 1 [...] or 0", (np.zeros((2, 3)), np.zeros((2, 0)), np.zeros((0, 3)))),
-        Clause("Any size may be 1 [...] or 0", (np.zeros((0, 2)), np.zeros((0, 3)), arange(3, 2))),
-        Clause("`a` or `b` may be a non-contiguous view (a transpose)", (arange(2, 4), arange(3, 2).T, arange(4, 3).T / 2)),
+        Clause("Any size may be 1 [...] or 0", (np.zeros((0, 2)), np.zeros((0, 3)), ramp(3, 2))),
+        Clause("`a` or `b` may be a non-contiguous view (a transpose)", (ramp(2, 4), ramp(3, 2).T, ramp(4, 3).T / 2)),
     ],
     random_case=random_matmul_case, tolerance=GRADIENT_TOLERANCE,
     hint="For out = a @ b: grad_a = grad @ b.T and grad_b = a.T @ grad; each has its input's shape. "
