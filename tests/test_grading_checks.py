@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import ast
 import json
+import operator
 import textwrap
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from autograder.extract import Program
 from autograder.spec import Exercise, Graded
 from autograder.verify import exercise_cases, judge, run_in_sandbox
 from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
+from tensorlab.grading.check import check_cells
 from tensorlab.grading.plain import NotPlainData, decode, encode
 from tensorlab.grading.tasks import expected_outcome
 
@@ -44,12 +48,110 @@ def test_references_agree_with_torch(name: str) -> None:
             assert difference(theirs, ours) is None, (case, ours, theirs)
 
 
-def test_backward_references_agree_with_torch() -> None:
-    task = find_task("mul_backward")
-    for grad, x, y in task.arguments(seed=3, random_cases=20):
+@pytest.mark.parametrize(("name", "forward"), [("mul_backward", operator.mul), ("matmul_backward", operator.matmul)])
+def test_backward_references_agree_with_torch(name: str, forward: Callable[[Any, Any], Any]) -> None:
+    task = find_task(name)
+    for grad, x, y in task.arguments(seed=3, random_cases=30):
         a, b = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
-        (a * b).backward(torch.from_numpy(grad))
+        forward(a, b).backward(torch.from_numpy(grad))
         assert difference((a.grad.numpy(), b.grad.numpy()), expected_outcome(task, (grad, x, y)), task.tolerance) is None
+
+
+def torch_backprop(graph: dict[str, list[tuple[str, float]]], root: str) -> dict[str, float]:
+    """The same weighted graph built from torch tensors (each node a weighted sum of its inputs), then backward."""
+    values: dict[str, torch.Tensor] = {}
+
+    def value(node: str) -> torch.Tensor:
+        if node not in values:
+            inputs = graph.get(node, [])
+            values[node] = torch.tensor(1.0, dtype=torch.float64, requires_grad=True) if not inputs else torch.stack(
+                [local * value(source) for source, local in inputs]).sum()
+            values[node].retain_grad()
+        return values[node]
+
+    value(root).backward()
+    return {node: float(tensor.grad) for node, tensor in values.items()}
+
+
+def test_backprop_reference_agrees_with_torch() -> None:
+    task = find_task("backprop")
+    for graph, root in task.arguments(seed=3, random_cases=30):
+        assert difference(torch_backprop(graph, root), expected_outcome(task, (graph, root)), task.tolerance) is None
+
+
+def test_topological_order_reference_is_accepted_and_bad_orders_are_not() -> None:
+    task = find_task("topological_order")
+    for graph, root in task.arguments(seed=3, random_cases=30):
+        expected = expected_outcome(task, (graph, root))
+        assert task.problem((graph, root), expected, list(expected)) is None
+        if len(expected) > 1:
+            assert task.problem((graph, root), expected, expected[::-1]) is not None
+            assert task.problem((graph, root), expected, expected + expected[-1:]) is not None
+
+
+# Right answers written differently from the solution: check() must accept them too.
+ALTERNATIVE_ANSWERS = {
+    "sum_to_shape": """
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    ones = tuple(leading + dim for dim, size in enumerate(shape) if size == 1)  # even where grad has 1 too
+    return np.asarray(grad.sum(axis=tuple(range(leading)) + ones, keepdims=True).reshape(shape))
+""",
+    "topological_order": """
+def topological_order(graph, root):
+    reachable, stack = [root], [root]
+    while stack:
+        for source in graph.get(stack.pop(), []):
+            if source not in reachable:
+                reachable.append(source)
+                stack.append(source)
+    users = {node: 0 for node in reachable}
+    for node in reachable:
+        for source in graph.get(node, []):
+            users[source] += 1
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop(0)
+        order.append(node)
+        for source in graph.get(node, []):
+            users[source] -= 1
+            if users[source] == 0:
+                ready.append(source)
+    return order
+""",
+    "backprop": """
+from functools import cache
+
+def backprop(graph, root):
+    users = {}
+    def collect(node):
+        for source, local in graph.get(node, []):
+            if source not in users:
+                users[source] = []
+                collect(source)
+            users[source].append((node, local))
+    collect(root)
+
+    @cache
+    def gradient(node):
+        return 1.0 if node == root else sum(gradient(user) * local for user, local in users[node])
+    return {node: float(gradient(node)) for node in [root, *users]}
+""",
+}
+
+
+@pytest.mark.parametrize("name", ALTERNATIVE_ANSWERS)
+def test_check_accepts_other_right_answers(name: str) -> None:
+    check_cells(name, {1: "import numpy as np", 2: ALTERNATIVE_ANSWERS[name]})
+
+
+def test_the_other_topological_order_differs_from_the_references() -> None:
+    """So that accepting it proves that any valid order is accepted."""
+    namespace: dict[str, Any] = {}
+    exec(ALTERNATIVE_ANSWERS["topological_order"], namespace)
+    task = find_task("topological_order")
+    cases = task.arguments(seed=0, random_cases=20)
+    assert any(namespace["topological_order"](*case) != expected_outcome(task, case) for case in cases)
 
 
 def test_plain_data_round_trips_and_refuses_objects() -> None:

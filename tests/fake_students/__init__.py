@@ -153,8 +153,16 @@ def scatter_add_vectorised(x, dim, index, src):
 STUDENTS_11 = [
     FakeStudent("perfect", "solution", expected=dict(FULL_11)),
     FakeStudent("blank", "released", expected=losing(FULL_11, *FULL_11)),
-    FakeStudent("forgets_unbroadcast", "solution", expected=losing(FULL_11, "mul_backward"), cells={
-        "mul_backward_solution": "def mul_backward(grad, x, y):\n    return grad * y, grad * x",
+    # sums shape's size-1 dims at the same positions of grad, before the leading dims are gone; once
+    # passed the public checks; mul_backward calls it, so it costs both
+    FakeStudent("misaligned_unbroadcast", "solution", expected=losing(FULL_11, "sum_to_shape", "mul_backward"), cells={
+        "sum_to_shape_solution": """
+def sum_to_shape(grad, shape):
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad.sum(axis=tuple(range(grad.ndim - len(shape)))))
+""",
     }),
     # backprop calls the learner's own topological_order, so one mistake costs both
     FakeStudent("unreversed_order", "solution", expected=losing(FULL_11, "topological_order", "backprop"), cells={
