@@ -59,14 +59,15 @@ def set_limits(cpu_seconds: int, memory_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def install_audit_hook(workdir: str, reference: dict, caught: list[str]) -> None:
+def install_audit_hook(workdir: str, reference: list[str], caught: list[str]) -> None:
     """Refuse network, processes, native libraries, changes outside ``workdir``, and the reference.
 
-    ``reference`` maps the forbidden packages to their folders; an attempt to import or read
-    one is recorded in ``caught`` (so the grader can say so) and refused.
+    ``reference`` names the forbidden packages; an attempt to import one, or to read a file of
+    the copy this process would import, is recorded in ``caught`` (so the grader can say so)
+    and refused.
     """
     inside = os.path.realpath(workdir) + os.sep
-    folders = tuple(os.path.realpath(folder) + os.sep for folder in reference.values() if folder)
+    folders = [(package, os.path.realpath(folder) + os.sep) for package in reference if (folder := package_folder(package))]
 
     def refuse_reference(what: str) -> None:
         caught.append(what)
@@ -89,7 +90,7 @@ def install_audit_hook(workdir: str, reference: dict, caught: list[str]) -> None
                 refuse_reference(package)
         if event == "open" and args and isinstance(args[0], (str, bytes)) and folders:
             where = os.path.realpath(os.fsdecode(args[0]))
-            for package, folder in zip(reference, folders, strict=False):
+            for package, folder in folders:
                 if where.startswith(folder):
                     refuse_reference(package)
         if event == "open" and len(args) >= 3:
@@ -142,6 +143,16 @@ class ForbiddenFunctions:
                     pass
 
 
+def package_folder(package: str) -> str:
+    """Where ``package`` would be imported from here, without importing it ("" if nowhere)."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return ""
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return locations[0] if locations else ""
+
+
 def load_plain(path: str) -> Any:
     spec = importlib.util.spec_from_file_location("plain", path)
     module = importlib.util.module_from_spec(spec)
@@ -160,7 +171,7 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
     """In the grandchild: lock down, run the learner's statements, call the function on each case."""
     set_limits(request["cpu_seconds"], request["memory_bytes"])
     forbidden = ForbiddenFunctions(job["forbidden"])
-    install_audit_hook(os.getcwd(), request.get("reference", {}), forbidden.called)
+    install_audit_hook(os.getcwd(), request.get("reference", []), forbidden.called)
 
     namespace: dict[str, Any] = {"__name__": "__main__"}
     for number in job["statements"]:

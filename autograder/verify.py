@@ -88,7 +88,7 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
                  "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of}
                 for graded, cases in jobs
             ],
-            "reference": reference_folders(jobs),
+            "reference": reference_packages(jobs),
             "plain_module": plain.__file__,
             "timeout": timeout,
             "cpu_seconds": max(1, int(timeout) + 1),
@@ -124,21 +124,10 @@ def statements_used(program: Program, function: str) -> list[int]:
     return [number for number, statement in enumerate(program.statements) if id(statement) in used]
 
 
-def reference_folders(jobs: list[tuple[Graded, list[Case]]]) -> dict[str, str]:
-    """The packages graded code may not import or read (unless every task allows them), and their folders."""
-    import importlib.util
-
-    folders = {}
-    for package in REFERENCE_MODULES:
-        if all(is_within(package, graded.task.building_blocks) for graded, _ in jobs):
-            continue
-        try:
-            spec = importlib.util.find_spec(package)
-        except (ImportError, ValueError):
-            spec = None
-        locations = list(spec.submodule_search_locations or []) if spec else []
-        folders[package] = locations[0] if locations else ""
-    return folders
+def reference_packages(jobs: list[tuple[Graded, list[Case]]]) -> list[str]:
+    """The packages graded code may not import or read: the reference, unless every task allows it."""
+    return [package for package in REFERENCE_MODULES
+            if not all(is_within(package, graded.task.building_blocks) for graded, _ in jobs)]
 
 
 def parse_results(text: str, names: list[str], child_ending: str) -> SandboxRun:
