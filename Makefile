@@ -52,5 +52,6 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench --fresh
 
+# Starts over, but keeps the student tree: the notebooks in it are a student's work.
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) *.egg-info $(filter-out build/student $(patsubst %/,%,$(STUDENT_DIR)),$(wildcard build/*))

@@ -103,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "student-tree":
         from .student_tree import build_student_tree
 
-        print(f"{args.directory}: {build_student_tree(args.directory, args.refresh).summary()}")
+        try:
+            print(f"{args.directory}: {build_student_tree(args.directory, args.refresh).summary()}")
+        except FileNotFoundError as error:
+            print(error, file=sys.stderr)
+            return 2
         return 0
     if args.command == "course":
         return run_course_step(args)

@@ -101,6 +101,8 @@ def digest(data: bytes) -> str:
 
 def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_ROOT) -> TreeReport:
     """Create or complete the student tree in ``target`` from ``repo``'s notebooks/ and exercises/."""
+    if not (repo / "notebooks").is_dir():
+        raise FileNotFoundError(f"no notebooks/ in {repo}: the student tree is built from a clone of the course repository")
     manifest_path = target / MANIFEST
     generated: dict[str, str] = json.loads(manifest_path.read_text())["files"] if manifest_path.exists() else {}
     report = TreeReport()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import nbformat
@@ -18,6 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 WALKTHROUGHS = sorted((REPO_ROOT / "notebooks").glob("*.ipynb"))
 EXERCISE_SOURCES = sorted((REPO_ROOT / "exercises").glob("*/*.ipynb"))
 SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
+HIDDEN_TESTS_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 # A solution line this long is specific to the answer; shorter ones (`return out`) may also be prose.
 DISTINCT_LINE = 20
 NBGRADER_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN MARK SCHEME")
@@ -33,13 +35,15 @@ def nbgrader_cells(source: Path, flag: str) -> list[nbformat.NotebookNode]:
 
 
 def solution_texts(source: Path) -> list[str]:
-    """What the solution cells of an nbgrader source notebook hide: each block, and each distinct line of it."""
-    texts = []
+    """What an nbgrader source notebook hides from students: each solution (and hidden-test) block, and
+    each distinct line of it."""
+    blocks = []
     for cell in nbgrader_cells(source, "solution"):
-        blocks = SOLUTION_BLOCK.findall(cell.source) if cell.cell_type == "code" else [cell.source]
-        texts += [block.strip() for block in blocks if block.strip()]
-        texts += [line.strip() for block in blocks for line in block.splitlines() if len(line.strip()) >= DISTINCT_LINE]
-    return texts
+        blocks += SOLUTION_BLOCK.findall(cell.source) if cell.cell_type == "code" else [cell.source]
+    for cell in nbgrader_cells(source, "grade"):
+        blocks += HIDDEN_TESTS_BLOCK.findall(cell.source)
+    texts = [block.strip() for block in blocks if block.strip()]
+    return texts + [line.strip() for block in blocks for line in block.splitlines() if len(line.strip()) >= DISTINCT_LINE]
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +164,17 @@ def test_command_builds_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture) 
     assert f"{len(WALKTHROUGHS) + len(EXERCISE_SOURCES)} new" in capsys.readouterr().out
     assert main(["student-tree", str(tmp_path / "student"), "--refresh"]) == 0
     assert "0 new, 0 refreshed" in capsys.readouterr().out
+
+
+def test_building_without_the_course_sources_says_so(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no notebooks/"):
+        build_student_tree(tmp_path / "student", repo=tmp_path)
+
+
+def test_make_clean_keeps_the_student_tree(tmp_path: Path) -> None:
+    shutil.copy(REPO_ROOT / "Makefile", tmp_path / "Makefile")
+    for folder in ("build/student/exercises", "build/lib", ".venv/bin"):
+        (tmp_path / folder).mkdir(parents=True)
+    subprocess.run(["make", "clean"], cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "build/student/exercises").is_dir()
+    assert not (tmp_path / "build/lib").exists() and not (tmp_path / ".venv").exists()
