@@ -1,4 +1,4 @@
-# Two commands: `make lab` (set up, then open the course in JupyterLab) and `make test`
+# Two commands: `make lab` (set up, then open the student tree, build/student, in JupyterLab) and `make test`
 # (set up, then run the whole suite). Setup is idempotent: a stamp file records that the
 # environment matches pyproject.toml and constraints.txt, so the second run starts at once.
 PYTHON ?= python3
@@ -10,6 +10,9 @@ JOBS ?= 2
 LAB_IP ?= 127.0.0.1
 LAB_PORT ?= 8888
 LAB_ARGS ?=
+# What JupyterLab serves: the walkthroughs and the released exercises, never the solutions
+# (`tensorlab student-tree`). Building it again only adds missing notebooks: your work is kept.
+STUDENT_DIR ?= build/student
 # Jupyter refuses to run as root (containers, CI) unless told that it is on purpose.
 LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -32,7 +35,8 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
+	$(BIN)/tensorlab student-tree $(STUDENT_DIR)
+	$(BIN)/jupyter lab --notebook-dir=$(STUDENT_DIR) --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
 
 # Lint and tests both run, so one report shows both; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
@@ -48,5 +52,6 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench --fresh
 
+# Starts over, but keeps the student tree: the notebooks in it are a student's work.
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) *.egg-info $(filter-out build/student $(patsubst %/,%,$(STUDENT_DIR)),$(wildcard build/*))

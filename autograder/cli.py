@@ -1,4 +1,5 @@
-"""The ``tensorlab`` console command: ``tensorlab course ...`` for instructors, ``tensorlab check`` for students."""
+"""The ``tensorlab`` console command: ``tensorlab course ...`` for instructors; ``tensorlab check`` and
+``tensorlab student-tree`` for students."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="run a saved exercise notebook's visible checks")
     check.add_argument("notebook", type=Path)
     check.add_argument("--timeout", type=float, default=10.0, help="seconds per function")
+
+    tree = commands.add_parser("student-tree", help="build the notebooks a student works in (no solutions)")
+    tree.add_argument("directory", type=Path, nargs="?", default=Path("build/student"),
+                      help="where (default: build/student)")
+    tree.add_argument("--refresh", action="store_true",
+                      help="also update the notebooks you have not changed; changed ones are kept")
 
     course = commands.add_parser("course", help="instructor commands (nbgrader underneath)")
     steps = course.add_subparsers(dest="step", required=True)
@@ -93,6 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         from .checknb import check_notebook
 
         return check_notebook(args.notebook, args.timeout)
+    if args.command == "student-tree":
+        from .student_tree import build_student_tree
+
+        try:
+            print(f"{args.directory}: {build_student_tree(args.directory, args.refresh).summary()}")
+        except FileNotFoundError as error:
+            print(error, file=sys.stderr)
+            return 2
+        return 0
     if args.command == "course":
         return run_course_step(args)
     parser.print_help()

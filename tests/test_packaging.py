@@ -74,15 +74,17 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def make_lab_command(port: int, token: str) -> list[str]:
-    """The command `make lab` runs (read with `make -n`), made headless for the test."""
+def make_lab_commands(port: int, token: str, student_dir: Path) -> tuple[list[str], list[str]]:
+    """The commands `make lab` runs (read with `make -n`): build the student tree, then serve it headless."""
     dry_run = subprocess.run(
-        ["make", "-n", "lab", f"BIN={BIN}", f"LAB_PORT={port}",
+        ["make", "-n", "lab", f"BIN={BIN}", f"LAB_PORT={port}", f"STUDENT_DIR={student_dir}",
          f"LAB_ARGS=--no-browser --ServerApp.token={token} --ServerApp.port_retries=0"],
         cwd=REPO_ROOT, capture_output=True, text=True, check=True,
     )
-    (line,) = [line for line in dry_run.stdout.splitlines() if " lab " in line and "jupyter" in line]
-    return shlex.split(line)
+    commands = [shlex.split(line) for line in dry_run.stdout.splitlines()]
+    (build,) = [command for command in commands if command[:2] == [f"{BIN}/tensorlab", "student-tree"]]
+    (serve,) = [command for command in commands if command[:2] == [f"{BIN}/jupyter", "lab"]]
+    return build, serve
 
 
 def get_json(url: str, token: str) -> object:
@@ -91,13 +93,15 @@ def get_json(url: str, token: str) -> object:
         return json.loads(response.read())
 
 
-def test_make_lab_serves_the_notebooks(tmp_path: Path) -> None:
-    port, token = free_port(), secrets.token_hex(16)
-    command = make_lab_command(port, token)
-    assert "--ServerApp.ip=127.0.0.1" in command and "--notebook-dir=notebooks" in command
+def test_make_lab_serves_the_student_tree(tmp_path: Path) -> None:
+    port, token, student_dir = free_port(), secrets.token_hex(16), tmp_path / "student"
+    build, serve = make_lab_commands(port, token, student_dir)
+    assert build[2:] == [str(student_dir)]
+    assert "--ServerApp.ip=127.0.0.1" in serve and f"--notebook-dir={student_dir}" in serve
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    subprocess.run(build, cwd=REPO_ROOT, env=env, check=True, capture_output=True)
     log = (tmp_path / "lab.log").open("w")
-    server = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(serve, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         contents, deadline = None, time.monotonic() + 90
         while contents is None and time.monotonic() < deadline:
@@ -107,7 +111,9 @@ def test_make_lab_serves_the_notebooks(tmp_path: Path) -> None:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.5)
         assert contents is not None, "JupyterLab did not answer: " + (tmp_path / "lab.log").read_text()[-3000:]
-        assert "00-welcome.ipynb" in {item["name"] for item in contents["content"]}
+        assert {"00-welcome.ipynb", "exercises"} <= {item["name"] for item in contents["content"]}
+        exercise = get_json(f"http://127.0.0.1:{port}/api/contents/exercises/04-broadcasting/broadcasting.ipynb", token)
+        assert "raise NotImplementedError()" in json.dumps(exercise) and "BEGIN SOLUTION" not in json.dumps(exercise)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10) as page:
             assert page.status == 200 and "JupyterLab" in page.read().decode()
     finally:
