@@ -48,6 +48,15 @@ def test_references_agree_with_torch(name: str) -> None:
             assert difference(theirs, ours) is None, (case, ours, theirs)
 
 
+def test_expand_to_view_strides_agree_with_torch() -> None:
+    """The strides expand_to must give are torch's, for x as it arrives in the sandbox (strided or not)."""
+    task = find_task("expand_to")
+    for case in task.cases(seed=3, random_cases=60):
+        if case.view_strides is not None:
+            x, shape = decode(encode(case.arguments[0])), case.arguments[1]
+            assert case.view_strides == torch.from_numpy(x).expand(shape).stride(), case.arguments
+
+
 @pytest.mark.parametrize(("name", "forward"), [("mul_backward", operator.mul), ("matmul_backward", operator.matmul)])
 def test_backward_references_agree_with_torch(name: str, forward: Callable[[Any, Any], Any]) -> None:
     task = find_task(name)
