@@ -231,7 +231,8 @@ def view_facts(result: Any, source: Any) -> dict:
 
     if type(result) is not np.ndarray or type(source) is not np.ndarray or result.itemsize == 0:
         return {"shares": False, "strides": None}
-    return {"shares": bool(np.shares_memory(result, source)),
+    empty = result.size == 0 or source.size == 0  # no memory to share: the strides alone tell a view
+    return {"shares": empty or bool(np.shares_memory(result, source)),
             "strides": [stride // result.itemsize for stride in result.strides]}
 
 
