@@ -9,6 +9,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -19,3 +20,44 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=25, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --- the fast path: op families run on both paths ----------------------------------------------
+# Every speed-only trick (tensorlab/_fast/) must leave every value unchanged, so the test
+# modules of the ops it touches run twice: "fast" (the default) and "plain"
+# (``tensorlab.set_fast_path(False)``, the code the notebooks quote). Chosen because a fast-path
+# hook sits in their ops: elementwise (pooled ufuncs, add_/sub_/mul_, relu's mask), linalg
+# (pooled products, gradient layout), conv (one-GEMM convolution, pooled temporaries), autograd
+# and the nn modules (gradient stealing in the engine; linear = addmm, relu), optim (in-place
+# updates), and the machinery's own tests. Reductions, indexing, views and the rest have no hook
+# and run once. Run one path only with ``--fast-path=on`` or ``--fast-path=off``.
+FAST_PATH_MODULES = {
+    "test_elementwise", "test_linalg", "test_conv", "test_conv_modules", "test_autograd",
+    "test_nn_functional", "test_nn_double_backward", "test_optim", "test_grad_stealing",
+    "test_buffers",
+}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--fast-path", choices=("both", "on", "off"), default="both",
+        help="paths for the fast-path test modules (default both); other modules always run fast",
+    )
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.module.__name__.rsplit(".", 1)[-1] not in FAST_PATH_MODULES:
+        return
+    choice = metafunc.config.getoption("--fast-path")
+    paths = {"both": [True, False], "on": [True], "off": [False]}[choice]
+    metafunc.parametrize("fast_path", paths, ids=["fast" if p else "plain" for p in paths], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_path(request):
+    """The path a test runs on: its module's parameter, else the default (fast). Yields it."""
+    import tensorlab
+
+    enabled = getattr(request, "param", True)
+    with tensorlab.fast_path(enabled):
+        yield enabled
