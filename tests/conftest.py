@@ -34,7 +34,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 FAST_PATH_MODULES = {
     "test_elementwise", "test_linalg", "test_conv", "test_conv_modules", "test_autograd",
     "test_nn_functional", "test_nn_double_backward", "test_optim", "test_grad_stealing",
-    "test_buffers",
+    "test_buffers", "test_fast_path",
 }
 
 
