@@ -271,7 +271,11 @@ def _zeros(meta: tuple) -> Tensor:
 
 
 def _accumulate_into_leaf(node: AccumulateGrad, grad: Tensor, create_graph: bool) -> None:
-    """``leaf.grad += grad``: in place normally; out of place (keeping a graph) for create_graph."""
+    """``leaf.grad += grad``: in place normally; out of place (keeping a graph) for create_graph.
+
+    A first gradient is copied, so ``.grad`` owns its memory; on the fast path it becomes
+    ``.grad`` without a copy when nothing else can see it (``_fast/grad_stealing.py``).
+    """
     if node._pre_hooks:
         for hook in node._pre_hooks:
             replaced = hook((grad,))
