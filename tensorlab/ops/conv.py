@@ -7,13 +7,14 @@ A convolution is two steps:
 2. **one matmul**: every window, flattened to ``C*K`` numbers, times the weight matrix
    ``(O, C*K)``. That product is where all the arithmetic happens (BLAS).
 
-The same pair serves F.unfold / F.fold (:func:`unfold_columns` / :func:`fold_columns`, torch's
-``(N, C*K, L)`` layout) and the convolution; pooling reduces over the windows directly.
-
 Its backward needs the adjoint of step 1, "fold" (col2im, :func:`add_windows_back`): every
 window position adds its values back to the input elements it read. The transposed convolution
 is exactly the backward-for-input of a convolution, so it is built from the same two pieces in
 the other order. Pooling reuses the windows: max or mean over the kernel dims.
+
+As columns, the pair is :func:`unfold_columns` / :func:`fold_columns` (torch's ``(N, C*K, L)``
+layout): F.unfold / F.fold, the convolution and its transpose all use it. (The fast path,
+``_fast/conv.py``, lays the columns out as one ``(C*K, N*L)`` matrix instead, for one GEMM.)
 
 Backward rules here compute with NumPy directly, so they are not themselves differentiable: with
 ``create_graph=True`` their gradients are usable, but differentiating them again raises a clear
