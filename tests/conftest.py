@@ -30,12 +30,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # (pooled products, gradient layout), conv (one-GEMM convolution, pooled temporaries), autograd
 # and the nn modules (gradient stealing in the engine; linear = addmm, relu), optim (in-place
 # updates), and the machinery's own tests. Reductions, indexing, views and the rest have no hook
-# and run once. Run one path only with ``--fast-path=on`` or ``--fast-path=off``.
+# and run once, on the default path. Run one path only with ``--fast-path=on`` or ``--fast-path=off``.
 FAST_PATH_MODULES = {
     "test_elementwise", "test_linalg", "test_conv", "test_conv_modules", "test_autograd",
     "test_nn_functional", "test_nn_double_backward", "test_optim", "test_grad_stealing",
     "test_buffers", "test_fast_path",
 }
+
+
+_DEFAULT_PATH = os.environ.get("TENSORLAB_FAST_PATH", "1").strip().lower() not in ("0", "false", "off", "no")
 
 
 def pytest_addoption(parser):
@@ -55,9 +58,10 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture(autouse=True)
 def fast_path(request):
-    """The path a test runs on: its module's parameter, else the default (fast). Yields it."""
+    """The path a test runs on: its module's parameter, else the default (fast, unless
+    ``TENSORLAB_FAST_PATH=0`` was set for the run). Yields it."""
     import tensorlab
 
-    enabled = getattr(request, "param", True)
+    enabled = getattr(request, "param", _DEFAULT_PATH)
     with tensorlab.fast_path(enabled):
         yield enabled

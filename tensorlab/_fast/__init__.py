@@ -3,7 +3,7 @@
 The op modules (``ops/``, ``autograd/engine.py``) are written as their docstrings read: one
 rule per gradient, fresh NumPy arrays for results, copies where ``.grad`` must own its memory.
 That is the code the notebooks quote. Each trick that makes training loops fast without changing
-a single value lives in a module of this package, and the op code asks for it at one marked
+what they compute lives in a module of this package, and the op code asks for it at one marked
 place (``if fast.enabled: ...``):
 
 - ``buffers``: big results and temporaries reuse dead buffers instead of fresh pages;
@@ -14,7 +14,8 @@ place (``if fast.enabled: ...``):
 - ``conv``: the convolution as one 2-D GEMM over the whole batch, with pooled temporaries.
 
 ``tensorlab.set_fast_path(False)`` (or ``TENSORLAB_FAST_PATH=0`` in the environment before
-``import tensorlab``) turns them all off; the values every op returns are the same either way.
+``import tensorlab``) turns them all off. Every op returns the same values either way (up to
+float rounding where a sum runs in another order: the convolution's GEMM over the whole batch).
 The one visible difference: with the fast path off, a matrix-product gradient of a column-major
 operand (``w.t()``) is row-major, where torch's is column-major (``.grad`` is laid out as torch's
 either way, because it is a copy then).
