@@ -40,6 +40,8 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._fast import enabled_now as fast_path_enabled
+from ._fast import fast_path, set_fast_path
 from ._random import (
     initial_seed,
     manual_seed,

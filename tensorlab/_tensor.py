@@ -68,7 +68,7 @@ class Tensor:
     """An n-dimensional array with torch's semantics; see the module docstring."""
 
     # ``_data`` before ``_storage``: a dying tensor drops its array first, so a recycling
-    # storage (see _buffers.py) sees that nothing reads its buffer any more.
+    # storage (see _fast/buffers.py) sees that nothing reads its buffer any more.
     __slots__ = (
         "_data", "_storage", "_offset", "_strides", "dtype",
         "_requires_grad", "_grad", "grad_fn", "_output_nr", "_hooks", "_retains_grad",

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._fast import grad_stealing
+from .._fast import switch as fast
 from .function import AccumulateGrad, BackwardNode, Node, gradient_edge
 from .grad_mode import state
-from .grad_stealing import can_steal
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -77,24 +78,8 @@ def run_backward(
                 if grads is not None and accumulate_grad:
                     _accumulate_into_leaf(node, grads[0], create_graph)
                 continue
-            if grads is None:  # no gradient reached this node: nothing flows on from it either
-                input_grads = repeat(None)
-            else:
-                input_grads = _call_function(node, grads)
-                if not retain_graph:
-                    node.release_saved()
-            for (child, nr, *_), grad in zip(node.edges, input_grads, strict=False):  # repeat(None) is endless
-                if child is None:
-                    continue
-                if grad is not None:
-                    _add_to_buffer(buffers, child, nr, grad)
-                remaining = dependencies[child] - 1
-                dependencies[child] = remaining
-                if remaining == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, next(tiebreak), child))
-            # Hold no gradient past its node: a leaf's gradient that nothing else holds
-            # becomes its .grad without a copy (see grad_stealing).
-            input_grads = grad = None
+            for child in _send_gradients(node, grads, buffers, dependencies, retain_graph):
+                heapq.heappush(ready, (-child.sequence_nr, next(tiebreak), child))
     finally:
         state.enabled = previous_mode
     return captured
@@ -162,6 +147,28 @@ def _plan_partial_backward(
 
 
 # --- running one node ------------------------------------------------------------------------
+def _send_gradients(node: BackwardNode, grads: list | None, buffers: dict[Node, list], dependencies: dict[Node, int], retain_graph: bool) -> list[Node]:
+    """Run ``node``'s backward and add each input's gradient into the buffer of the node it
+    flows to; return the nodes that have now heard from all their consumers (ready to run)."""
+    if grads is None:  # no gradient reached this node: nothing flows on from it either
+        input_grads: Any = repeat(None)
+    else:
+        input_grads = _call_function(node, grads)
+        if not retain_graph:
+            node.release_saved()
+    ready = []
+    for (child, nr, *_), grad in zip(node.edges, input_grads, strict=False):  # repeat(None) is endless
+        if child is None:
+            continue
+        if grad is not None:
+            _add_to_buffer(buffers, child, nr, grad)
+        remaining = dependencies[child] - 1
+        dependencies[child] = remaining
+        if remaining == 0:
+            ready.append(child)
+    return ready
+
+
 def _add_to_buffer(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> None:
     """Gradients arriving at the same output of a node add up (the multivariate chain rule)."""
     buffer = buffers.get(node)
@@ -264,7 +271,11 @@ def _zeros(meta: tuple) -> Tensor:
 
 
 def _accumulate_into_leaf(node: AccumulateGrad, grad: Tensor, create_graph: bool) -> None:
-    """``leaf.grad += grad``: in place normally; out of place (keeping a graph) for create_graph."""
+    """``leaf.grad += grad``: in place normally; out of place (keeping a graph) for create_graph.
+
+    A first gradient is copied, so ``.grad`` owns its memory; on the fast path it becomes
+    ``.grad`` without a copy when nothing else can see it (``_fast/grad_stealing.py``).
+    """
     if node._pre_hooks:
         for hook in node._pre_hooks:
             replaced = hook((grad,))
@@ -274,7 +285,7 @@ def _accumulate_into_leaf(node: AccumulateGrad, grad: Tensor, create_graph: bool
     if leaf._grad is None:
         if create_graph:
             leaf._grad = grad.clone()
-        elif not node._pre_hooks and can_steal(grad, leaf, held_by_caller=2):  # ours, run_backward's list
+        elif fast.enabled and not node._pre_hooks and grad_stealing.can_steal(grad, leaf, held_by_caller=2):  # ours, run_backward's list
             leaf._grad = grad.detach()
         else:
             leaf._grad = _owned_copy(grad, leaf)

@@ -7,15 +7,14 @@ A convolution is two steps:
 2. **one matmul**: every window, flattened to ``C*K`` numbers, times the weight matrix
    ``(O, C*K)``. That product is where all the arithmetic happens (BLAS).
 
-For speed, the convolution copies the windows once into a contiguous ``(C*K, N*positions)``
-matrix (:func:`gemm_columns`), so forward, grad-input and grad-weight are each a single 2-D GEMM
-over the whole batch — no per-sample loop, no strided operand that would make BLAS copy or fall
-back to a slow loop. (F.unfold itself returns torch's ``(N, C*K, L)`` layout.)
-
 Its backward needs the adjoint of step 1, "fold" (col2im, :func:`add_windows_back`): every
 window position adds its values back to the input elements it read. The transposed convolution
 is exactly the backward-for-input of a convolution, so it is built from the same two pieces in
 the other order. Pooling reuses the windows: max or mean over the kernel dims.
+
+As columns, the pair is :func:`unfold_columns` / :func:`fold_columns` (torch's ``(N, C*K, L)``
+layout): F.unfold / F.fold, the convolution and its transpose all use it. (The fast path,
+``_fast/conv.py``, lays the columns out as one ``(C*K, N*L)`` matrix instead, for one GEMM.)
 
 Backward rules here compute with NumPy directly, so they are not themselves differentiable: with
 ``create_graph=True`` their gradients are usable, but differentiating them again raises a clear
@@ -30,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _buffers
 from .._dtype import int64
+from .._fast import conv as fast_conv
+from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ..autograd.grad_mode import state
@@ -59,16 +59,17 @@ def sliding_windows(x: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple
     return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
 
 
-def add_windows_back(windows: np.ndarray, spatial: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
+def add_windows_back(windows: np.ndarray, spatial: tuple, stride: tuple, dilation: tuple, out: np.ndarray | None = None) -> np.ndarray:
     """The adjoint of :func:`sliding_windows`: sum every window element into the position it came from.
 
-    ``windows`` has shape (N, C, *out, *kernel); the result (N, C, *spatial). One strided add per
-    kernel offset: offset ``k`` of all windows covers positions ``k*dilation + o*stride``.
+    ``windows`` has shape (N, C, *out, *kernel); the result (N, C, *spatial), written into
+    ``out`` when given (any memory of that shape). One strided add per kernel offset: offset
+    ``k`` of all windows covers positions ``k*dilation + o*stride``.
     """
     n_spatial = len(spatial)
     out_shape = windows.shape[2 : 2 + n_spatial]
     kernel = windows.shape[2 + n_spatial :]
-    result = _buffers.empty(windows.shape[:2] + tuple(spatial), windows.dtype)  # see _buffers
+    result = np.empty(windows.shape[:2] + tuple(spatial), windows.dtype) if out is None else out
     result.fill(0)
     for offset in np.ndindex(*kernel):
         target = tuple(
@@ -186,7 +187,7 @@ def _check_conv(x: Tensor, weight: Tensor, bias: Tensor | None, groups: int, str
         )
 
 
-# --- convolution ------------------------------------------------------------------------------
+# --- im2col / col2im: the windows as columns, and back ------------------------------------------
 def unfold_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> tuple[np.ndarray, tuple]:
     """im2col: the windows of the padded input as columns, (N, C*K, L) — F.unfold's layout.
 
@@ -201,65 +202,31 @@ def unfold_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple
     return kernel_first.reshape(n, c * math.prod(kernel), math.prod(out)), tuple(out)
 
 
-def _columns_as_windows(cols: np.ndarray, channels: int, kernel: tuple, out: tuple) -> np.ndarray:
-    """(N, C*K, L) -> the (N, C, *out, *K) view that add_windows_back expects (no copy)."""
+def fold_columns(cols: np.ndarray, spatial: tuple, kernel: tuple, out: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
+    """col2im, the adjoint of :func:`unfold_columns`: (N, C*K, L) columns added back onto an
+    (N, C, *spatial) image, overlapping windows summing."""
     n_sp = len(kernel)
+    channels = cols.shape[1] // math.prod(kernel)
     as_blocks = cols.reshape(cols.shape[0], channels, *kernel, *out)
-    return as_blocks.transpose(0, 1, *range(2 + n_sp, 2 + 2 * n_sp), *range(2, 2 + n_sp))
+    windows = as_blocks.transpose(0, 1, *range(2 + n_sp, 2 + 2 * n_sp), *range(2, 2 + n_sp))  # (N, C, *out, *K)
+    return add_windows_back(windows, spatial, stride, dilation)
 
 
-def gemm_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> tuple[np.ndarray, tuple]:
-    """im2col for the convolution's matmul: one contiguous (C*K, N*P) matrix, P = positions per sample.
-
-    Row ``c*K + k`` holds element ``k`` of channel ``c``'s window at every position of every sample,
-    so the whole batch is ONE matrix product, ``W (O, C*K) @ cols (C*K, N*P)``, which BLAS runs
-    as a single GEMM. Copying the strided windows in this order is cheap: the innermost loop runs
-    along the input's contiguous last dim.
-    """
-    windows = sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
-    n, c = xp.shape[:2]
-    n_sp = len(kernel)
-    out = windows.shape[2 : 2 + n_sp]
-    channel_kernel_first = windows.transpose(1, *range(2 + n_sp, 2 + 2 * n_sp), 0, *range(2, 2 + n_sp))
-    cols = _buffers.empty((c * math.prod(kernel), n * math.prod(out)), xp.dtype)  # big: see _buffers
-    np.copyto(cols.reshape(channel_kernel_first.shape), channel_kernel_first)
-    return cols, tuple(out)
-
-
-def _batch_first(rows: np.ndarray, n: int, out: tuple, dt: Any) -> Tensor:
-    """(O, N*P) -> a contiguous (N, O, *out) tensor: the layout torch returns."""
-    swapped = rows.reshape(rows.shape[0], n, *out).swapaxes(0, 1)
-    return _buffers.computed_into(swapped.shape, dt, lambda result: np.copyto(result, swapped))
-
-
-def _channels_first(grad: np.ndarray) -> np.ndarray:
-    """(N, O, *out) -> contiguous (O, N*P), the matmul's layout (also materialises an expanded grad).
-
-    A scratch array from the buffer pool: give it back when done.
-    """
-    swapped = grad.swapaxes(0, 1)
-    rows = _buffers.empty((grad.shape[1], math.prod(grad.shape) // grad.shape[1]), grad.dtype)
-    np.copyto(rows.reshape(swapped.shape), swapped)
-    return rows
-
-
+# --- convolution ------------------------------------------------------------------------------
 class Convolution(Function):
     """y[n, o, p] = b[o] + sum over c, k of w[o, c, k] * x_padded[n, c, p*stride + k*dilation].
 
-    As matrices (per group): Y = W @ cols, with W (O, C*K) and cols (C*K, N*P) from
-    :func:`gemm_columns`. Backward, one matmul each: dW = dY @ cols^T, dcols = W^T @ dY (folded
-    back onto the input by add_windows_back), and db = dY summed over samples and positions.
-
-    The columns are big (K times the input): they and the other large temporaries come from the
-    buffer pool (``_buffers``) and go back to it, so a training loop does not page-fault in
-    fresh memory for them on every step.
+    As matrices, per sample n and group: Y[n] = W @ cols[n], with W (O, C*K) and cols[n] (C*K, P)
+    from :func:`unfold_columns`. Backward, one matmul each: dW = sum over n of dY[n] @ cols[n]^T,
+    dcols[n] = W^T @ dY[n] (added back onto the input by :func:`fold_columns`), and
+    db = dY summed over samples and positions.
     """
 
     backward_name = "ConvolutionBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, dilation: tuple, groups: int) -> Tensor:
-        n, kernel = x.shape[0], tuple(weight.shape[2:])
+        n, o, kernel = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
         xp = _pad(x._data, pads)
         effective = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
         if any(e > size for e, size in zip(effective, xp.shape[2:], strict=True)):
@@ -268,59 +235,43 @@ class Convolution(Function):
                 f"Calculated padded input size per channel: ({sizes}). Kernel size: "
                 f"({', '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
             )
-        cols, out = gemm_columns(xp, kernel, stride, dilation)  # unfold: (C*K, N*P)
-        w = weight._data.reshape(groups, weight.shape[0] // groups, -1)  # (G, O/G, C/G*K)
-        y = _buffers.empty((weight.shape[0], cols.shape[1]), cols.dtype)  # (O, N*P)
-        np.matmul(w, cols.reshape(groups, w.shape[2], cols.shape[1]), out=y.reshape(groups, w.shape[1], y.shape[1]))  # the one matmul
-        if bias is not None:
-            y += bias._data[:, None]
         ctx.save_for_backward(x, weight)
-        # kept for backward as a tensor over a recycling storage: back to the pool when the graph dies
-        ctx.cols = Tensor._from_array(cols, x.dtype, storage=_buffers.storage_for(cols))
         ctx.geometry = (stride, pads, dilation, groups, xp.shape)
         ctx.has_bias = bias is not None
-        result = _batch_first(y, n, out, x.dtype)
-        _buffers.give_back(y)
-        return result
+        ctx.batch_as_one_matrix = fast.enabled  # backward takes the path forward took
+        if ctx.batch_as_one_matrix:
+            return fast_conv.convolution_forward(ctx, xp, weight, bias, kernel, stride, dilation, groups)
+        cols, out = unfold_columns(xp, kernel, stride, dilation)  # (N, C*K, P)
+        w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
+        y = np.matmul(w, cols.reshape(n, groups, w.shape[2], cols.shape[2]))  # (N, G, O/G, P): the matmul
+        y = y.reshape(n, o, *out)
+        if bias is not None:
+            y = y + bias._data.reshape(o, *(1,) * len(out))
+        ctx.cols = cols
+        return Tensor._from_array(y, x.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
+        if ctx.batch_as_one_matrix:
+            return fast_conv.convolution_backward(ctx, grad)
         x, weight = ctx.saved_tensors
-        groups, o = ctx.geometry[3], grad.shape[1]
+        stride, pads, dilation, groups, padded_shape = ctx.geometry
+        n, o = grad.shape[:2]
         out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
-        rows = _channels_first(grad._data)  # (O, N*P), scratch
-        g = rows.reshape(groups, o // groups, rows.shape[1])  # (G, O/G, N*P)
+        g = grad._data.reshape(n, groups, o // groups, math.prod(out))  # (N, G, O/G, P)
         w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
         grad_x = grad_w = grad_b = None
         if ctx.needs_input_grad[0]:
-            grad_x = _fold_input_grad(w, g, ctx.geometry, tuple(x.shape), out, kernel, x.dtype)
+            dcols = np.matmul(w.transpose(0, 2, 1), g).reshape(n, ctx.cols.shape[1], g.shape[3])  # (N, C*K, P)
+            dxp = fold_columns(dcols, padded_shape[2:], kernel, out, stride, dilation)
+            grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, tuple(x.shape[2:]))), x.dtype)
         if ctx.needs_input_grad[1]:
-            cols = ctx.cols._data.reshape(groups, w.shape[2], ctx.cols.shape[1])  # (G, C/G*K, N*P)
-            dw = np.matmul(g, cols.transpose(0, 2, 1))  # (G, O/G, C/G*K): one matmul
+            cols = ctx.cols.reshape(n, groups, w.shape[2], g.shape[3])  # (N, G, C/G*K, P)
+            dw = np.matmul(g, cols.transpose(0, 1, 3, 2)).sum(axis=0)  # (G, O/G, C/G*K)
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
-            grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
-        del g
-        _buffers.give_back(rows)
+            grad_b = Tensor._from_array(g.sum(axis=(0, 3)).reshape(o), grad.dtype)
         return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
-
-
-def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:
-    """dX of a convolution: dcols = W^T @ dY (one matmul), folded back onto the input (col2im)."""
-    stride, pads, dilation, _, padded_shape = geometry
-    channels, n, n_sp = x_shape[1], x_shape[0], len(kernel)
-    dcols = _buffers.empty((channels * math.prod(kernel), g.shape[2]), g.dtype)
-    np.matmul(w.transpose(0, 2, 1), g, out=dcols.reshape(g.shape[0], dcols.shape[0] // g.shape[0], g.shape[2]))  # (G, C/G*K, N*P)
-    as_windows = dcols.reshape(channels, *kernel, n, *out)  # (C, *K, N, *out)
-    windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
-    dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)  # fold: (N, C, *padded)
-    del as_windows, windows
-    _buffers.give_back(dcols)
-    if tuple(padded_shape) == x_shape:  # no padding to crop: the folded array is the gradient
-        return Tensor._from_array(dxp, dt, storage=_buffers.storage_for(dxp))
-    grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, x_shape[2:])), dt)
-    _buffers.give_back(dxp)
-    return grad_x
 
 
 def _convolution(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
@@ -348,8 +299,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 class ConvolutionTranspose(Function):
     """The adjoint of a convolution in its input: each input element spreads ``x * w`` over a window.
 
-    Forward: cols = X @ W (one matmul), then fold the windows onto the output (col2im).
-    Backward: unfold dY into windows, then dX = dcols @ W^T and dW = X^T @ dcols.
+    Per sample n and group: cols[n] = W^T @ X[n] (one matmul; W (C, O*K), X[n] (C, L)), then
+    :func:`fold_columns` adds the windows onto the output (col2im). Backward: dY unfolded into
+    columns (:func:`unfold_columns`), then dX[n] = W @ dcols[n] and dW = sum over n of X[n] @ dcols[n]^T.
     """
 
     backward_name = "ConvolutionBackward0"
@@ -358,22 +310,18 @@ class ConvolutionTranspose(Function):
     def forward(ctx: Any, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, output_padding: tuple, groups: int, dilation: tuple) -> Tensor:
         n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
-        n_sp = len(spatial)
-        out_per_group = weight.shape[1]
-        xm = _group_rows(x._data, groups)  # (G, N*L, C/G)
         w = weight._data.reshape(groups, c // groups, -1)  # (G, C/G, O/G*K)
-        cols = np.matmul(xm, w).reshape(groups, n, *spatial, out_per_group, *kernel)
-        order = (1, 0, 2 + n_sp, *range(2, 2 + n_sp), *range(3 + n_sp, 3 + 2 * n_sp))
-        windows = cols.transpose(order).reshape(n, groups * out_per_group, *spatial, *kernel)
+        xg = x._data.reshape(n, groups, c // groups, math.prod(spatial))  # (N, G, C/G, L)
+        cols = np.matmul(w.transpose(0, 2, 1), xg).reshape(n, w.shape[2] * groups, math.prod(spatial))  # (N, O*K, L)
         full = tuple(
             (size - 1) * st + d * (k - 1) + 1 + op
             for size, st, d, k, op in zip(spatial, stride, dilation, kernel, output_padding, strict=True)
         )
-        y = add_windows_back(windows, full, stride, dilation)
+        y = fold_columns(cols, full, kernel, spatial, stride, dilation)  # (N, O, *full)
         out_spatial = tuple(f - before - after for f, (before, after) in zip(full, pads, strict=True))
         y = _crop(y, pads, out_spatial)
         if bias is not None:
-            y = y + bias._data.reshape(-1, *(1,) * n_sp)
+            y = y + bias._data.reshape(-1, *(1,) * len(spatial))
         ctx.save_for_backward(x, weight)
         ctx.geometry = (stride, pads, dilation, groups)
         ctx.has_bias = bias is not None
@@ -383,47 +331,24 @@ class ConvolutionTranspose(Function):
     def backward(ctx: Any, grad: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
         stride, pads, dilation, groups = ctx.geometry
+        n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
-        gp = _pad(grad._data, pads)
-        windows = sliding_windows(gp, kernel, stride, dilation)
-        windows = windows[(..., *(slice(0, s) for s in spatial), *(slice(None),) * len(kernel))]
-        dcols, _ = _im2col_from_windows(windows, groups)  # (G, N*L, O/G*K)
-        w = weight._data.reshape(groups, x.shape[1] // groups, -1)
+        dcols, windows = unfold_columns(_pad(grad._data, pads), kernel, stride, dilation)  # (N, O*K, windows)
+        first = (..., *(slice(0, s) for s in spatial))  # output_padding may leave extra windows
+        per_group = dcols.shape[1] // groups
+        dcols = dcols.reshape(n, groups, per_group, *windows)[first].reshape(n, groups, per_group, math.prod(spatial))  # (N, G, O/G*K, L)
+        w = weight._data.reshape(groups, c // groups, -1)  # (G, C/G, O/G*K)
         grad_x = grad_w = grad_b = None
         if ctx.needs_input_grad[0]:
-            dx = np.matmul(dcols, w.transpose(0, 2, 1))  # (G, N*L, C/G)
-            grad_x = Tensor._from_array(_ungroup_rows(dx, x.shape), x.dtype)
+            dx = np.matmul(w, dcols)  # (N, G, C/G, L)
+            grad_x = Tensor._from_array(dx.reshape(x.shape), x.dtype)
         if ctx.needs_input_grad[1]:
-            dw = np.matmul(_group_rows(x._data, groups).transpose(0, 2, 1), dcols)
+            xg = x._data.reshape(n, groups, c // groups, math.prod(spatial))  # (N, G, C/G, L)
+            dw = np.matmul(xg, dcols.transpose(0, 1, 3, 2)).sum(axis=0)  # (G, C/G, O/G*K)
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(grad._data.sum(axis=(0, *range(2, grad.ndim))), grad.dtype)
         return _first_order_only("conv_transpose", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 5
-
-
-def _group_rows(x: np.ndarray, groups: int) -> np.ndarray:
-    """(N, C, *spatial) -> (G, N * positions, C/G): one row of channels per position."""
-    n, c = x.shape[:2]
-    grouped = x.reshape(n, groups, c // groups, -1)  # (N, G, C/G, L)
-    return grouped.transpose(1, 0, 3, 2).reshape(groups, -1, c // groups)
-
-
-def _ungroup_rows(rows: np.ndarray, shape: tuple) -> np.ndarray:
-    """The inverse of :func:`_group_rows`."""
-    groups = rows.shape[0]
-    n, c = shape[:2]
-    grouped = rows.reshape(groups, n, -1, c // groups).transpose(1, 0, 3, 2)
-    return grouped.reshape(shape)
-
-
-def _im2col_from_windows(windows: np.ndarray, groups: int) -> tuple[np.ndarray, tuple]:
-    n, c = windows.shape[:2]
-    n_sp = (windows.ndim - 2) // 2
-    out = windows.shape[2 : 2 + n_sp]
-    kernel = windows.shape[2 + n_sp :]
-    grouped = windows.reshape(n, groups, c // groups, *out, *kernel)
-    order = (1, 0, *range(3, 3 + n_sp), 2, *range(3 + n_sp, 3 + 2 * n_sp))
-    return grouped.transpose(order).reshape(groups, n * math.prod(out), -1), tuple(out)
 
 
 def _conv_transpose(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
@@ -504,9 +429,7 @@ class Fold(Function):
                 f"match the calculated number of sliding blocks {out[0]} * {out[1]} = {math.prod(out)}, but got "
                 f"input.size(2)={blocks}."
             )
-        c = ck // math.prod(kernel)
-        windows = _columns_as_windows(columns._data, c, kernel, out)
-        y = _crop(add_windows_back(windows, padded, stride, dilation), pads, tuple(output_size))
+        y = _crop(fold_columns(columns._data, padded, kernel, out, stride, dilation), pads, tuple(output_size))
         ctx.geometry = (kernel, dilation, pads, stride)
         return Tensor._from_array(np.ascontiguousarray(y), columns.dtype)
 

@@ -15,8 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _buffers
 from .._dtype import bool_, dtype, get_default_dtype, result_type
+from .._fast import buffers as fast_buffers
+from .._fast import inplace as fast_inplace
+from .._fast import relu_mask
+from .._fast import switch as fast
 from .._tensor import Tensor, require_tensors
 from ..autograd.copy_slices import check_view_write, write_through_view
 from ..autograd.function import Function
@@ -78,8 +81,8 @@ def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out
                 raise TypeError("at least one operand must be a tensor")
             dt = result_type(x, y)
         xa, ya = _operand(x, dt), _operand(y, dt)
-    if out_dtype is None and _fills_a_big_buffer(ufunc, xa, ya):
-        return _into_recycled_buffer(ufunc, dt, xa, ya)
+    if fast.enabled and out_dtype is None and (pooled := fast_buffers.ufunc_into_pool(ufunc, dt, xa, ya)) is not None:
+        return pooled
     try:
         result = ufunc(xa, ya)
     except ValueError:
@@ -91,24 +94,9 @@ def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out
 def unary(ufunc: Callable, x: Tensor, dt: dtype | None = None) -> Tensor:
     dt = dt or x.dtype
     xa = _operand(x, dt)
-    if _fills_a_big_buffer(ufunc, xa, None):
-        return _into_recycled_buffer(ufunc, dt, xa)
+    if fast.enabled and (pooled := fast_buffers.ufunc_into_pool(ufunc, dt, xa)) is not None:
+        return pooled
     return Tensor._from_array(ufunc(xa), dt)
-
-
-def _fills_a_big_buffer(ufunc: Callable, xa: Any, ya: Any) -> bool:
-    """A large, row-major result of known shape: worth writing into a recycled buffer."""
-    return (
-        type(xa) is np.ndarray
-        and xa.size >= _buffers.MIN_ELEMENTS
-        and xa.flags.c_contiguous
-        and type(ufunc) is np.ufunc
-        and (type(ya) is not np.ndarray or (ya.shape == xa.shape and ya.flags.c_contiguous))
-    )
-
-
-def _into_recycled_buffer(ufunc: Callable, dt: dtype, *operands: Any) -> Tensor:
-    return _buffers.computed_into(operands[0].shape, dt, lambda out: ufunc(*operands, out=out))
 
 
 def _float_dtype(x: Tensor) -> dtype:
@@ -636,19 +624,6 @@ class Relu(Function):
         return ThresholdBackward.apply(grad, z)
 
 
-def _select_where_positive(z: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``np.where(z > 0, values, 0)`` for floats, without a branch per element.
-
-    A mask that is half True, half False at random makes the CPU mispredict the branch in
-    ``np.where`` on every other element (15x slower than a multiply here). ``values * (z > 0)``
-    is fast but turns a nan or inf that should be dropped into nan. So: the mask as all-one
-    bits where kept (``-True`` as an integer is -1: every bit set), ANDed with the value's bits.
-    """
-    bits = np.dtype(f"i{values.itemsize}")
-    keep = np.negative(z > 0, dtype=bits)
-    return np.bitwise_and(values.view(bits), keep).view(values.dtype)
-
-
 class ThresholdBackward(Function):
     """relu's backward as one op (torch's threshold_backward): dx = grad where z > 0, else 0.
 
@@ -661,7 +636,9 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx: Any, grad: Tensor, z: Tensor) -> Tensor:
         ctx.save_for_backward(z)
-        return Tensor._from_array(_select_where_positive(z._data, grad._data), grad.dtype)
+        if fast.enabled:
+            return Tensor._from_array(relu_mask.select_where_positive(z._data, grad._data), grad.dtype)
+        return Tensor._from_array(np.where(z._data > 0, grad._data, grad.dtype.numpy.type(0)), grad.dtype)
 
     @staticmethod
     def backward(ctx: Any, grad_grad: Tensor) -> tuple:
@@ -1143,44 +1120,22 @@ def _snapshot(t: Tensor) -> Tensor:
     return copy
 
 
-def _arithmetic_(ufunc: np.ufunc, op: Callable[..., Tensor], self: Tensor, other: Operand, **kwargs: Any) -> Tensor:
-    """``self op= other``: straight into self's memory when nothing is recorded and the result
-    keeps self's dtype and shape (an optimizer's ``p -= lr * p.grad``): one ufunc, no temporary.
-    Everything else — graphs, casts, broadcasting errors — takes the general :func:`inplace` path.
-    """
-    if (
-        not kwargs
-        and type(self) is Tensor
-        and (type(other) is Tensor or type(other) is float or type(other) is int)
-        and self.dtype is not bool_
-        and _dtype_of(self, other) is self.dtype
-        and not records_history(self, (other,))
-    ):
-        check_inplace_allowed(self, other)
-        try:
-            ufunc(self._data, _operand(other, self.dtype), out=self._data)
-        except ValueError:  # other does not broadcast to self: let the general path raise
-            pass
-        else:
-            self._storage.version += 1
-            return self
-    return inplace(op, self, other, **kwargs)
-
-
 def add_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
-    if alpha != 1 or alpha is True:
-        return inplace(add, self, other, alpha=alpha)
-    return _arithmetic_(np.add, add, self, other)
+    if fast.enabled and (alpha == 1 and alpha is not True) and fast_inplace.ufunc_into_self(np.add, self, other):
+        return self
+    return inplace(add, self, other, alpha=alpha)
 
 
 def sub_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
-    if alpha != 1 or alpha is True:
-        return inplace(sub, self, other, alpha=alpha)
-    return _arithmetic_(np.subtract, sub, self, other)
+    if fast.enabled and (alpha == 1 and alpha is not True) and fast_inplace.ufunc_into_self(np.subtract, self, other):
+        return self
+    return inplace(sub, self, other, alpha=alpha)
 
 
 def mul_(self: Tensor, other: Operand) -> Tensor:
-    return _arithmetic_(np.multiply, mul, self, other)
+    if fast.enabled and fast_inplace.ufunc_into_self(np.multiply, self, other):
+        return self
+    return inplace(mul, self, other)
 
 
 def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:

@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _buffers
 from .._dtype import bool_, dtype, float16
+from .._fast import buffers as fast_buffers
+from .._fast import matrix_layout
+from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.function import Function
 from .broadcasting import broadcast_pair, sum_to_shape
@@ -41,18 +43,11 @@ Shape = tuple[int, ...]
 
 # --- the kernel: one np.matmul ------------------------------------------------------------
 def _product(x: np.ndarray, y: np.ndarray, dt: dtype) -> Tensor:
-    """``x @ y`` with NumPy as the tensor of dtype ``dt`` (float16 is summed in float32, as torch).
-
-    A big product of matrices is written into a recycled buffer (see ``_buffers``): a training
-    step makes the same few products every time, and fresh memory would page-fault each time.
-    """
+    """``x @ y`` with NumPy as the tensor of dtype ``dt`` (float16 is summed in float32, as torch)."""
     if dt is float16:
         return Tensor._from_array(np.matmul(x.astype(np.float32), y.astype(np.float32)), dt)
-    if x.ndim >= 2 and y.ndim >= 2:
-        batch = broadcast_pair(x.shape[:-2], y.shape[:-2]) if x.ndim > 2 or y.ndim > 2 else ()
-        shape = (*batch, x.shape[-2], y.shape[-1])
-        if math.prod(shape) >= _buffers.MIN_ELEMENTS:
-            return _buffers.computed_into(shape, dt, lambda out: np.matmul(x, y, out=out))
+    if fast.enabled and (pooled := fast_buffers.matmul_into_pool(x, y, dt)) is not None:
+        return pooled
     return Tensor._from_array(np.matmul(x, y), dt)
 
 
@@ -225,37 +220,17 @@ class Dot(_Product):
         )
 
 
-def _matrix_grads(ctx: Any, grad: Tensor, product: Any) -> tuple:
-    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad, batch by batch with ``product`` = bmm
-    (mm and addmm use :func:`_mm_grads`, which also keeps torch's column-major layout)."""
-    x, y = ctx.saved_tensors
-    return (
-        product(grad, y.mT) if ctx.needs_input_grad[0] else None,
-        product(x.mT, grad) if ctx.needs_input_grad[1] else None,
-    )
-
-
-def _is_column_major(m: Tensor) -> bool:
-    """Stored column after column, as ``weight.t()`` is in a linear layer."""
-    strides = m.stride()
-    return strides[0] == 1 and strides[1] == m.shape[0]
-
-
-def _mm_grads(ctx: Any, grad: Tensor, x: Tensor, y: Tensor) -> tuple[Tensor | None, Tensor | None]:
-    """dZ/dX = grad @ Y^T and dZ/dY = X^T @ grad for Z = X Y, each laid out like its operand.
-
-    For a column-major operand, torch computes the transposed product and transposes the
-    result back (``(Y grad^T)^T`` is ``grad Y^T``): the gradient of ``weight.t()`` is then
-    column-major, so after ``t()``'s backward the weight's gradient is row-major like the
-    weight — ready to become ``.grad`` without a copy.
-    """
-    product = Mm.apply  # shapes and dtypes are right by construction: skip mm()'s checks
-    dx = dy = None
+def matrix_grads(ctx: Any, grad: Tensor, x: Tensor, y: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    """The one gradient rule of every matrix product Z = X @ Y: dX = grad @ Y^T, dY = X^T @ grad,
+    each summed back over the batch dims its operand was broadcast along."""
+    if fast.enabled and x.ndim == y.ndim == 2:
+        return matrix_layout.mm_grads(ctx.needs_input_grad, grad, x, y, Mm.apply)
+    grad_x = grad_y = None
     if ctx.needs_input_grad[-2]:
-        dx = product(y, grad.mT).mT if _is_column_major(x) else product(grad, y.mT)
+        grad_x = sum_to_shape(grad @ y.mT, x.shape)
     if ctx.needs_input_grad[-1]:
-        dy = product(grad.mT, x).mT if _is_column_major(y) else product(x.mT, grad)
-    return dx, dy
+        grad_y = sum_to_shape(x.mT @ grad, y.shape)
+    return grad_x, grad_y
 
 
 class Mm(_Product):
@@ -265,7 +240,7 @@ class Mm(_Product):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        return _mm_grads(ctx, grad, *ctx.saved_tensors)
+        return matrix_grads(ctx, grad, *ctx.saved_tensors)
 
 
 class Bmm(_Product):
@@ -275,7 +250,7 @@ class Bmm(_Product):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        return _matrix_grads(ctx, grad, bmm)
+        return matrix_grads(ctx, grad, *ctx.saved_tensors)
 
 
 class Matmul(_Product):
@@ -299,15 +274,11 @@ class Matmul(_Product):
             grad_shape = (*grad_shape, 1)
         if x.ndim == 1:
             grad_shape = (*grad_shape[:-1], 1, *grad_shape[-1:])
-        grad = grad.reshape(grad_shape)
-        grad_x = grad_y = None
-        if ctx.needs_input_grad[0]:
-            grad_x = sum_to_shape(matmul(grad, y_matrix.transpose(-2, -1)), x_matrix.shape)
-            grad_x = grad_x.reshape(x.shape)
-        if ctx.needs_input_grad[1]:
-            grad_y = sum_to_shape(matmul(x_matrix.transpose(-2, -1), grad), y_matrix.shape)
-            grad_y = grad_y.reshape(y.shape)
-        return grad_x, grad_y
+        grad_x, grad_y = matrix_grads(ctx, grad.reshape(grad_shape), x_matrix, y_matrix)
+        return (
+            None if grad_x is None else grad_x.reshape(x.shape),
+            None if grad_y is None else grad_y.reshape(y.shape),
+        )
 
 
 class MatrixVector(Matmul):
@@ -359,7 +330,7 @@ class Addmm(Function):
     def backward(ctx: Any, grad: Tensor) -> tuple:
         return (
             sum_to_shape(grad, ctx.bias_shape) if ctx.needs_input_grad[0] else None,
-            *_mm_grads(ctx, grad, *ctx.saved_tensors),
+            *matrix_grads(ctx, grad, *ctx.saved_tensors),
         )
 
 

@@ -15,6 +15,10 @@ weight-sized array on every training step is pure waste. torch checks reference 
 
 The gradient must also be laid out as ``.grad`` would be (like its leaf), cover its whole
 storage (so ``.grad`` keeps no hidden memory alive), and have no history of its own.
+
+Part of the fast path: the engine asks here only when ``tensorlab.fast_path_enabled()``, and
+copies otherwise. The engine holds each gradient only as long as its node runs (the locals of
+``engine._send_gradients`` die on return), so the count it passes, ``held_by_caller``, is exact.
 """
 
 from __future__ import annotations

@@ -14,17 +14,19 @@ Small arrays are left to NumPy, whose own allocator is fast for them.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._storage import Storage
+from .._storage import Storage
+from . import switch
 
 if TYPE_CHECKING:
-    from ._dtype import dtype
-    from ._tensor import Tensor
+    from .._dtype import dtype
+    from .._tensor import Tensor
 
 MIN_ELEMENTS = 1 << 16  # below this, page faults are negligible and NumPy's allocator is faster
 MAX_BUFFERS_PER_SIZE = 4
@@ -66,9 +68,10 @@ class RecyclingStorage(Storage):
 
 
 def _keep(flat: np.ndarray) -> None:
-    """Hold a dead flat buffer for the next :func:`empty` of its size (within the limits)."""
+    """Hold a dead flat buffer for the next :func:`empty` of its size (within the limits;
+    never while the fast path is off: nothing would take it)."""
     global _held_bytes
-    if _held_bytes + flat.nbytes > MAX_HELD_BYTES:
+    if not switch.enabled or _held_bytes + flat.nbytes > MAX_HELD_BYTES:
         return
     stack = _free.setdefault((flat.size, flat.dtype), [])
     if len(stack) < MAX_BUFFERS_PER_SIZE:
@@ -95,11 +98,38 @@ def give_back(scratch: np.ndarray) -> None:
 
 def computed_into(shape: Sequence[int], dt: dtype, compute: Callable[[np.ndarray], Any]) -> Tensor:
     """A new tensor of ``shape`` whose values ``compute(out)`` writes into a (maybe recycled) buffer."""
-    from ._tensor import Tensor
+    from .._tensor import Tensor
 
     out = empty(shape, dt.numpy)
     compute(out)
     return Tensor._from_array(out, dt, storage=storage_for(out))
+
+
+def ufunc_into_pool(ufunc: Callable, dt: dtype, xa: Any, ya: Any = None) -> Tensor | None:
+    """``ufunc(xa[, ya])`` written into a recycled buffer, for a large row-major result of known
+    shape (``xa``'s: ``ya`` is a scalar or has the same shape); None when that does not apply."""
+    if not (
+        type(xa) is np.ndarray
+        and xa.size >= MIN_ELEMENTS
+        and xa.flags.c_contiguous
+        and type(ufunc) is np.ufunc
+        and (type(ya) is not np.ndarray or (ya.shape == xa.shape and ya.flags.c_contiguous))
+    ):
+        return None
+    operands = (xa,) if ya is None else (xa, ya)
+    return computed_into(xa.shape, dt, lambda out: ufunc(*operands, out=out))
+
+
+def matmul_into_pool(x: np.ndarray, y: np.ndarray, dt: dtype) -> Tensor | None:
+    """``x @ y`` (matrices or batches of them) written into a recycled buffer when the product is
+    big: a training step makes the same few products every time. None for small or 1-D products."""
+    if x.ndim < 2 or y.ndim < 2:
+        return None
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) if x.ndim > 2 or y.ndim > 2 else ()
+    shape = (*batch, x.shape[-2], y.shape[-1])
+    if math.prod(shape) < MIN_ELEMENTS:
+        return None
+    return computed_into(shape, dt, lambda out: np.matmul(x, y, out=out))
 
 
 def release_all() -> None:
