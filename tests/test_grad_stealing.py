@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from oracle import assert_same, significant_strides
 
 import tensorlab as tl
+from tests.oracle import assert_same, significant_strides
 
 LIBS = (torch, tl)
 

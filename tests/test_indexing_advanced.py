@@ -12,9 +12,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op, pair
 
 import tensorlab as tl
+from tests.oracle import assert_same, check_op, pair
 
 XS = np.arange(6).reshape(2, 3)  # the seed's ``xs``
 X3 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3
@@ -352,7 +352,9 @@ MASKED_ERRORS = {
     "integer mask": (lambda m, x: x.masked_fill(m.ones(4, dtype=m.int64), 1.0), "masked_fill_ only supports boolean masks, but got mask with dtype long int"),
     "uint8 mask": (lambda m, x: x.masked_fill(m.ones(4, dtype=m.uint8), 1.0), "unsigned char"),
     "1-d value tensor": (lambda m, x: x.masked_fill(x > 0, m.tensor([1.0])), "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s)."),
-    "mask does not broadcast": (lambda m, x: x.masked_fill(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 2"),
+    "mask does not broadcast": (lambda m, x: x.masked_fill(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 2"),
+    "in place, mask does not broadcast": (lambda m, x: x.clone().masked_fill_(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 2"),
+    "masked_select, mask does not broadcast": (lambda m, x: x.masked_select(m.ones(3, dtype=m.bool)), "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 2"),
     "in place cannot grow self": (lambda m, x: m.zeros(4).masked_fill_(m.ones(3, 4, dtype=m.bool), 1.0), "output with shape [4] doesn't match the broadcast shape [3, 4]"),
     "masked_select integer mask": (lambda m, x: x.masked_select(m.ones(4, dtype=m.int64)), "masked_select: expected BoolTensor for mask"),
     "take with int32": (lambda m, x: x.take(m.tensor([0], dtype=m.int32)), "take(): Expected a long tensor for index, but got Int"),

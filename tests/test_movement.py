@@ -9,9 +9,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
 
 import tensorlab as tl
+from tests.oracle import check_op
 
 X3 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3
 

@@ -9,9 +9,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op, pair
 
 import tensorlab as tl
+from tests.oracle import check_op, pair
 
 ALL_DTYPES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64"]
 FLOAT_DTYPES = ["float16", "float32", "float64"]

@@ -10,9 +10,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op, pair
 
 import tensorlab as tl
+from tests.oracle import check_op, pair
 
 rng = np.random.default_rng(0)
 
