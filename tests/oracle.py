@@ -29,6 +29,17 @@ def dtype_name(d: Any) -> str:
     return str(d).split(".")[-1].removesuffix("_")
 
 
+def standard_normal(shape: tuple, seed: int = 0, dtype: str = "float64") -> np.ndarray:
+    """Reproducible random inputs for ``check_op`` (the same array goes to both libraries)."""
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def layout(t: Any) -> tuple:
+    """What a tensor of arbitrary values (empty, random) can be compared on: shape, dtype name,
+    strides (not those of an empty tensor: arbitrary)."""
+    return tuple(t.shape), dtype_name(t.dtype), tuple(t.stride()) if t.numel() else None
+
+
 def pair(array: Any, requires_grad: bool = False) -> tuple[torch.Tensor, tl.Tensor]:
     """The same values as a torch tensor and a tensorlab tensor (a NumPy array or a nested list)."""
     array = np.asarray(array) if not isinstance(array, np.ndarray) else array

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tests.oracle import assert_same, check_op
+from tests.oracle import assert_same, check_op, standard_normal
 
 Scenario = Callable[[Any], Any]
 
@@ -913,3 +913,41 @@ def test_a_gradient_of_another_dtype_is_cast_before_the_graph_runs() -> None:
         assert grad.dtype == lib.float64
         names[lib] = [grad.grad_fn.name(), grad.grad_fn.next_functions[0][0].name()]
     assert names[tl] == names[torch] == ["MulBackward0", "ToCopyBackward0"]
+
+
+# --- requires_grad on an integer tensor: three paths, three wordings ----------------------------
+def _set_requires_grad(lib: Any) -> None:
+    x = lib.tensor([1])
+    x.requires_grad = True
+
+
+@pytest.mark.parametrize(
+    ("fn", "match"),
+    [
+        (lambda lib: lib.tensor([1], requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.zeros(2, dtype=lib.int64, requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.arange(3, requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.tensor([1]).requires_grad_(), "only Tensors of floating point dtype can require gradients"),
+        (_set_requires_grad, "only Tensors of floating point and complex dtype"),
+    ],
+)
+def test_requires_grad_on_integers(fn: Any, match: str) -> None:
+    check_op(fn, match=match)
+
+
+# --- next_functions of ops with a Python-number operand -----------------------------------------
+def _edges(lib: Any, out: Any) -> list:
+    return [(None if node is None else type(node).__name__.split("::")[-1], nr) for node, nr in out.grad_fn.next_functions]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: x * 2.0, lambda x: 2.0 * x, lambda x: x.mul(2), lambda x: x + 2, lambda x: 2 + x,
+        lambda x: x.add(2, alpha=3), lambda x: x - 2, lambda x: 2 - x, lambda x: x.sub(2.5),
+        lambda x: x / 2, lambda x: x.div(2, rounding_mode="floor"), lambda x: x**2, lambda x: 2**x,
+        lambda x: x % 2, lambda x: x.clamp(0, 1), lambda x: x + x, lambda x: x * x.detach(),
+    ],
+)
+def test_next_functions_with_a_number_operand(fn: Any) -> None:
+    check_op(lambda lib, x: (_edges(lib, fn(x)), fn(x).grad_fn.name()), standard_normal((2,)))

@@ -14,7 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tests.oracle import assert_same, check_op, pair
+from tests.oracle import assert_same, check_op, pair, standard_normal
+
+seeds = st.integers(0, 2**16)
 
 XS = np.arange(6).reshape(2, 3)  # the seed's ``xs``
 X3 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3
@@ -410,3 +412,28 @@ def test_masked_ops_match_torch_on_random_masks(shape: list, seed: int, fill: fl
     check_op(lambda m, t: t.masked_select(m.tensor(mask)), x)
     index = rng.integers(-x.size, x.size, size=rng.integers(0, 5))
     check_op(lambda m, t: t.take(m.tensor(index, dtype=m.int64)), x)
+
+
+# --- take_along_dim on random shapes -----------------------------------------------------------
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple), seed=seeds, data=st.data())
+def test_take_along_dim_random(shape: tuple, seed: int, data: st.DataObject) -> None:
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    index_shape = tuple(data.draw(st.integers(0, 3)) if d == dim % len(shape) else data.draw(st.sampled_from([1, s])) for d, s in enumerate(shape))
+    index = np.random.default_rng(seed).integers(-shape[dim], shape[dim], index_shape) if data.draw(st.booleans()) else np.random.default_rng(seed).integers(0, shape[dim], index_shape)
+    check_op(lambda lib, x, i: lib.take_along_dim(x, i, dim), standard_normal(shape, seed), index)
+    check_op(lambda lib, x, i: x.take_along_dim(i.flatten()), standard_normal(shape, seed), index)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: x.nonzero(as_tuple=None),
+        lambda lib, x: x.nonzero(as_tuple=1),
+        lambda lib, x: x.nonzero(as_tuple=True),
+        lambda lib, x: x.take_along_dim(lib.tensor([[0, 1]]), 2),
+        lambda lib, x: x.take_along_dim(lib.tensor([[9]]), 1),
+        lambda lib, x: lib.where(x),
+    ],
+)
+def test_nonzero_take_along_dim_and_where_argument_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3)))

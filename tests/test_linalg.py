@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
@@ -9,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tests.oracle import check_op
+from tests.oracle import check_op, standard_normal
+
+seeds = st.integers(0, 2**16)
 
 F32 = np.float32
 
@@ -362,3 +366,47 @@ def test_linear_is_one_addmm_like_torch() -> None:
         rng.standard_normal(5), rng.standard_normal((3, 4)), rng.standard_normal((5, 4)),
     )
     assert out.grad_fn.name() == "AddmmBackward0"
+
+
+# --- mm, dot, outer on random sizes (empty included), and their errors ---------------------------
+@given(n=st.integers(0, 4), k=st.integers(0, 4), p=st.integers(0, 4), seed=seeds, dtype=st.sampled_from(["float32", "float64", "int64"]))
+def test_mm_dot_outer_random(n: int, k: int, p: int, seed: int, dtype: str) -> None:
+    rng = np.random.default_rng(seed)
+    a, b, v, w = (rng.integers(-4, 5, s).astype(dtype) for s in ((n, k), (k, p), (k,), (k,)))
+    u = rng.integers(-4, 5, (n,)).astype(dtype)
+    check_op(lambda lib, x, y: lib.mm(x, y), a, b)
+    check_op(lambda lib, x, y: x.mm(y), a, b)
+    check_op(lambda lib, x, y: lib.dot(x, y), v, w)
+    check_op(lambda lib, x, y: x.dot(y), v, w)
+    check_op(lambda lib, x, y: lib.outer(x, y), u, v)
+    check_op(lambda lib, x, y: x.outer(y), u, v)
+
+
+@pytest.mark.parametrize(
+    ("fn", "shapes"),
+    [
+        (lambda lib, x, y: lib.mm(x, y), ((2, 3), (4, 2))),
+        (lambda lib, x, y: lib.mm(x, y), ((3,), (3, 2))),
+        (lambda lib, x, y: lib.dot(x, y), ((3,), (4,))),
+        (lambda lib, x, y: lib.dot(x, y), ((3, 1), (3,))),
+        (lambda lib, x, y: lib.dot(x, y.float()), ((3,), (3,))),
+        (lambda lib, x, y: lib.outer(x, y), ((3, 1), (2,))),
+        (lambda lib, x, y: lib.bmm(x, y), ((2, 3), (3, 2))),
+        (lambda lib, x, y: lib.bmm(x, y), ((2, 2, 3), (3, 3, 2))),
+    ],
+)
+def test_linalg_errors(fn: Any, shapes: tuple) -> None:
+    check_op(fn, *(standard_normal(s, i) for i, s in enumerate(shapes)))
+
+
+@pytest.mark.parametrize(
+    ("fn", "match"),
+    [
+        (lambda lib, x: x @ 3, "unsupported operand type(s) for @: 'Tensor' and 'int'"),
+        (lambda lib, x: 3 @ x, "unsupported operand type(s) for @: 'int' and 'Tensor'"),
+        (lambda lib, x: x @ [1.0, 2.0], "unsupported operand type(s) for @"),
+        (lambda lib, x: lib.matmul(x, 3), "matmul(): argument 'other' (position 2) must be Tensor, not int"),
+    ],
+)
+def test_matmul_operand_type_errors(fn, match: str) -> None:
+    check_op(fn, rand(2, 2), match=match)
