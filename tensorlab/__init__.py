@@ -76,8 +76,9 @@ FloatTensor = DoubleTensor = LongTensor = Tensor
 
 __version__ = "0.1.0"
 
-# Subpackages that pull in more code load on first use, so `import tensorlab` stays fast.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "func", "widgets", "grading", "kernels", "distributed"}
+# Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
+# modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading"}
 
 
 def __getattr__(name: str):

@@ -29,6 +29,17 @@ def dtype_name(d: Any) -> str:
     return str(d).split(".")[-1].removesuffix("_")
 
 
+def standard_normal(shape: tuple, seed: int = 0, dtype: str = "float64") -> np.ndarray:
+    """Reproducible random inputs for ``check_op`` (the same array goes to both libraries)."""
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def layout(t: Any) -> tuple:
+    """What a tensor of arbitrary values (empty, random) can be compared on: shape, dtype name,
+    strides (not those of an empty tensor: arbitrary)."""
+    return tuple(t.shape), dtype_name(t.dtype), tuple(t.stride()) if t.numel() else None
+
+
 def pair(array: Any, requires_grad: bool = False) -> tuple[torch.Tensor, tl.Tensor]:
     """The same values as a torch tensor and a tensorlab tensor (a NumPy array or a nested list)."""
     array = np.asarray(array) if not isinstance(array, np.ndarray) else array
@@ -102,26 +113,32 @@ def assert_same_layout(inputs_t: Sequence, inputs_m: Sequence, out_t: Any, out_m
 def check_op(
     fn: Callable[..., Any],
     *arrays: Any,
-    grad: bool | None = None,
+    grad: bool | Sequence[bool] | None = None,
     rtol: float | None = None,
     atol: float | None = None,
     match: str | None = None,
+    same_message: bool = False,
 ) -> Any:
     """Run ``fn(lib, *tensors)`` on torch and tensorlab and compare results, layout, gradients, errors.
 
     ``arrays`` are NumPy arrays (or nested lists, or Python scalars passed through unchanged).
-    Float inputs require grad when ``grad`` is True (default: whenever any input is float).
-    If torch raises, tensorlab must raise the same exception class (and ``match`` in its message).
-    Returns the tensorlab result.
+    Float inputs require grad when ``grad`` is True (default: whenever any input is float); a
+    sequence of bools says it input by input.
+    If torch raises, tensorlab must raise the same exception class. ``match`` (a substring of both
+    messages) and ``same_message`` (tensorlab's message is torch's, word for word) say that torch
+    must raise: the helper fails if it does not. Returns the tensorlab result (None after an error).
     """
     converted = [np.asarray(a) if isinstance(a, list) else a for a in arrays]
     is_float = [isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in converted]
     if grad is None:
         grad = any(is_float)
+    wants_grad = list(grad) if isinstance(grad, Sequence) else [grad] * len(converted)
+    assert len(wants_grad) == len(converted), f"grad has {len(wants_grad)} flags for {len(converted)} inputs"
+    grad = any(g and f for g, f in zip(wants_grad, is_float, strict=True))
     inputs_t, inputs_m = [], []
-    for a, f in zip(converted, is_float, strict=True):
+    for a, f, g in zip(converted, is_float, wants_grad, strict=True):
         if isinstance(a, np.ndarray):
-            t, m = pair(a, requires_grad=grad and f)
+            t, m = pair(a, requires_grad=g and f)
         else:
             t = m = a
         inputs_t.append(t)
@@ -138,13 +155,11 @@ def check_op(
             try:
                 fn(tl, *inputs_m)
             except Exception as got:
-                assert isinstance(got, type(expected_error)) or type(expected_error).__name__ in {
-                    c.__name__ for c in type(got).__mro__
-                }, f"torch raised {type(expected_error).__name__}: {expected_error}; tensorlab raised {type(got).__name__}: {got}"
-                if match is not None:
-                    assert match in str(got), f"message {str(got)!r} lacks {match!r}"
+                assert_same_error(expected_error, got, match, same_message)
                 return None
             raise AssertionError(f"torch raised {type(expected_error).__name__}: {expected_error}; tensorlab did not")
+        if match is not None or same_message:
+            raise AssertionError(f"the test expects an error ({match or 'same_message'!r}), but torch did not raise")
         out_m = fn(tl, *inputs_m)
     assert_same(out_t, out_m, rtol, atol)
     tensor_inputs = [(t, m) for t, m in zip(inputs_t, inputs_m, strict=True) if isinstance(t, torch.Tensor)]
@@ -152,6 +167,18 @@ def check_op(
     if grad:
         _check_backward(out_t, out_m, tensor_inputs, rtol, atol)
     return out_m
+
+
+def assert_same_error(expected: BaseException, got: BaseException, match: str | None, same_message: bool) -> None:
+    """tensorlab raised ``got`` where torch raised ``expected``: same class (by name for classes
+    torch defines itself), ``match`` in both messages, the very same message if ``same_message``."""
+    same_class = isinstance(got, type(expected)) or type(expected).__name__ in {c.__name__ for c in type(got).__mro__}
+    assert same_class, f"torch raised {type(expected).__name__}: {expected}; tensorlab raised {type(got).__name__}: {got}"
+    if match is not None:
+        assert match in str(expected), f"torch's message {str(expected)!r} lacks {match!r}"
+        assert match in str(got), f"tensorlab's message {str(got)!r} lacks {match!r} (torch: {str(expected)!r})"
+    if same_message:
+        assert str(got) == str(expected), f"tensorlab says {str(got)!r}, torch says {str(expected)!r}"
 
 
 def _check_backward(out_t: Any, out_m: Any, inputs: list, rtol: float | None, atol: float | None) -> None:

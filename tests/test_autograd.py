@@ -18,9 +18,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same
 
 import tensorlab as tl
+from tests.oracle import assert_same, check_op, standard_normal
 
 Scenario = Callable[[Any], Any]
 
@@ -33,18 +33,6 @@ def same(scenario: Scenario) -> Any:
         got = scenario(tl)
     assert_same(expected, got)
     return got
-
-
-def same_error(scenario: Scenario, match: str) -> None:
-    """Both libraries raise the same exception class, with ``match`` in both messages."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as expected:
-            scenario(torch)
-        assert match in str(expected.value), f"torch says {expected.value}"
-        with pytest.raises(type(expected.value)) as got:
-            scenario(tl)
-    assert match in str(got.value), f"tensorlab says {got.value}"
 
 
 def leaf(lib: Any, values: Any, dtype: Any = None) -> Any:
@@ -145,7 +133,7 @@ def test_frozen_parameter_still_passes_gradient_to_earlier_ones() -> None:
 
 
 def test_integer_tensors_cannot_require_grad() -> None:
-    same_error(lambda lib: lib.tensor([1, 2]).requires_grad_(), "floating point")
+    check_op(lambda lib: lib.tensor([1, 2]).requires_grad_(), match="floating point")
 
 
 def test_detach_shares_storage_and_version_counter() -> None:
@@ -173,7 +161,7 @@ def test_non_leaf_cannot_stop_requiring_grad() -> None:
         y = leaf(lib, [1.0]) * 2
         y.requires_grad = False
 
-    same_error(scenario, "you can only change requires_grad flags of leaf variables")
+    check_op(scenario, match="you can only change requires_grad flags of leaf variables")
 
 
 # --- backward ----------------------------------------------------------------------------
@@ -278,7 +266,7 @@ def test_saved_tensors_freed_so_second_backward_fails_like_torch() -> None:
         return scenario
 
     for saves in (lambda m, x: x * x, lambda m, x: x.exp(), lambda m, x: x * 2.0, lambda m, x: x.sin(), lambda m, x: x / 3.0):
-        same_error(twice(saves), "Trying to backward through the graph a second time")
+        check_op(twice(saves), match="Trying to backward through the graph a second time")
     for saves_nothing in (lambda m, x: x + 1, lambda m, x: x - 1, lambda m, x: x.view(2, 1), lambda m, x: -x):
         same(twice(saves_nothing))
 
@@ -384,7 +372,7 @@ def test_autograd_grad_unused_inputs() -> None:
         x, z = leaf(lib, [1.0]), leaf(lib, [2.0])
         return lib.autograd.grad((x * 2).sum(), [x, z])
 
-    same_error(unused, "appears to not have been used in the graph")
+    check_op(unused, match="appears to not have been used in the graph")
 
     def allowed(lib: Any) -> Any:
         x, z = leaf(lib, [1.0]), leaf(lib, [2.0])
@@ -414,30 +402,30 @@ def test_backward_inputs_accumulates_only_into_those() -> None:
 
 
 def test_autograd_grad_argument_errors() -> None:
-    same_error(lambda lib: lib.autograd.grad((leaf(lib, [1.0]) * 2).sum(), []), "cannot be empty")
-    same_error(lambda lib: (leaf(lib, [1.0]) * 2).sum().backward(inputs=[]), "cannot be empty")
-    same_error(
+    check_op(lambda lib: lib.autograd.grad((leaf(lib, [1.0]) * 2).sum(), []), match="cannot be empty")
+    check_op(lambda lib: (leaf(lib, [1.0]) * 2).sum().backward(inputs=[]), match="cannot be empty")
+    check_op(
         lambda lib: lib.autograd.grad((leaf(lib, [1.0]) * 2).sum(), [lib.tensor([1.0])]),
-        "One of the differentiated Tensors does not require grad",
+        match="One of the differentiated Tensors does not require grad",
     )
-    same_error(
+    check_op(
         lambda lib: lib.autograd.grad(lib.tensor(1.0), [leaf(lib, [1.0])]),
-        "element 0 of tensors does not require grad and does not have a grad_fn",
+        match="element 0 of tensors does not require grad and does not have a grad_fn",
     )
 
 
 # --- errors ------------------------------------------------------------------------------
 def test_backward_of_non_scalar_needs_a_gradient() -> None:
-    same_error(lambda lib: (leaf(lib, [1.0, 2.0]) * 2).backward(), "grad can be implicitly created only for scalar outputs")
+    check_op(lambda lib: (leaf(lib, [1.0, 2.0]) * 2).backward(), match="grad can be implicitly created only for scalar outputs")
 
 
 def test_backward_of_a_tensor_without_grad() -> None:
-    same_error(lambda lib: lib.tensor([1.0]).backward(), "element 0 of tensors does not require grad and does not have a grad_fn")
-    same_error(lambda lib: lib.tensor(1.0).sum().backward(), "does not require grad")
+    check_op(lambda lib: lib.tensor([1.0]).backward(), match="element 0 of tensors does not require grad and does not have a grad_fn")
+    check_op(lambda lib: lib.tensor(1.0).sum().backward(), match="does not require grad")
 
 
 def test_gradient_shape_must_match() -> None:
-    same_error(lambda lib: (leaf(lib, [1.0, 2.0]) * 2).backward(lib.ones(3)), "Mismatch in shape")
+    check_op(lambda lib: (leaf(lib, [1.0, 2.0]) * 2).backward(lib.ones(3)), match="Mismatch in shape")
 
 
 def test_in_place_change_of_a_saved_input_is_detected() -> None:
@@ -448,7 +436,7 @@ def test_in_place_change_of_a_saved_input_is_detected() -> None:
         b.add_(1)
         c.sum().backward()
 
-    same_error(scenario, "one of the variables needed for gradient computation has been modified by an inplace operation")
+    check_op(scenario, match="one of the variables needed for gradient computation has been modified by an inplace operation")
 
 
 def test_in_place_change_of_a_saved_output_is_detected() -> None:
@@ -458,7 +446,7 @@ def test_in_place_change_of_a_saved_output_is_detected() -> None:
         y.mul_(2)
         y.sum().backward()
 
-    same_error(scenario, "modified by an inplace operation")
+    check_op(scenario, match="modified by an inplace operation")
 
 
 def test_in_place_change_of_an_unsaved_value_is_fine() -> None:
@@ -474,7 +462,7 @@ def test_in_place_change_of_an_unsaved_value_is_fine() -> None:
 
 
 def test_in_place_on_a_leaf_that_requires_grad() -> None:
-    same_error(lambda lib: leaf(lib, [1.0]).add_(1), "a leaf Variable that requires grad is being used in an in-place operation.")
+    check_op(lambda lib: leaf(lib, [1.0]).add_(1), match="a leaf Variable that requires grad is being used in an in-place operation.")
 
     def under_no_grad(lib: Any) -> Any:
         x = leaf(lib, [1.0, 2.0])
@@ -587,7 +575,7 @@ def test_post_accumulate_grad_hook_sees_the_updated_grad() -> None:
         return log
 
     same(scenario)
-    same_error(lambda lib: (leaf(lib, [1.0]) * 2).register_post_accumulate_grad_hook(print), "cannot be registered on non-leaf tensors")
+    check_op(lambda lib: (leaf(lib, [1.0]) * 2).register_post_accumulate_grad_hook(print), match="cannot be registered on non-leaf tensors")
 
 
 def test_hook_errors() -> None:
@@ -596,9 +584,9 @@ def test_hook_errors() -> None:
         y.register_hook(lambda g: lib.ones(3))
         y.sum().backward()
 
-    same_error(resized, "has changed the size of value")
-    same_error(lambda lib: lib.tensor([1.0]).register_hook(lambda g: g), "cannot register a hook on a tensor that doesn't require gradient")
-    same_error(lambda lib: lib.tensor([1.0]).retain_grad(), "can't retain_grad on Tensor that has requires_grad=False")
+    check_op(resized, match="has changed the size of value")
+    check_op(lambda lib: lib.tensor([1.0]).register_hook(lambda g: g), match="cannot register a hook on a tensor that doesn't require gradient")
+    check_op(lambda lib: lib.tensor([1.0]).retain_grad(), match="can't retain_grad on Tensor that has requires_grad=False")
 
 
 def test_retain_grad_keeps_intermediate_gradients() -> None:
@@ -781,10 +769,10 @@ def test_custom_function_errors() -> None:
             "forward": staticmethod(lambda ctx, x: x * 2), "backward": staticmethod(backward),
         })
 
-    same_error(lambda lib: make(lib, lambda ctx, g: (g, g)).apply(leaf(lib, [1.0])).sum().backward(), "returned an incorrect number of gradients (expected 1, got 2)")
-    same_error(lambda lib: make(lib, lambda ctx, g: lib.ones(3)).apply(leaf(lib, [1.0, 2.0])).sum().backward(), "returned an invalid gradient at index 0")
+    check_op(lambda lib: make(lib, lambda ctx, g: (g, g)).apply(leaf(lib, [1.0])).sum().backward(), match="returned an incorrect number of gradients (expected 1, got 2)")
+    check_op(lambda lib: make(lib, lambda ctx, g: lib.ones(3)).apply(leaf(lib, [1.0, 2.0])).sum().backward(), match="returned an invalid gradient at index 0")
     same(lambda lib: make(lib, lambda ctx, g: (g, None)).apply(leaf(lib, [1.0])).sum().backward())
-    same_error(lambda lib: custom_functions(lib)["DoubleInPlace"].apply(leaf(lib, [1.0])), "a leaf Variable that requires grad has been used in an in-place operation.")
+    check_op(lambda lib: custom_functions(lib)["DoubleInPlace"].apply(leaf(lib, [1.0])), match="a leaf Variable that requires grad has been used in an in-place operation.")
 
 
 def test_custom_function_under_no_grad_keeps_ctx_usable() -> None:
@@ -925,3 +913,41 @@ def test_a_gradient_of_another_dtype_is_cast_before_the_graph_runs() -> None:
         assert grad.dtype == lib.float64
         names[lib] = [grad.grad_fn.name(), grad.grad_fn.next_functions[0][0].name()]
     assert names[tl] == names[torch] == ["MulBackward0", "ToCopyBackward0"]
+
+
+# --- requires_grad on an integer tensor: three paths, three wordings ----------------------------
+def _set_requires_grad(lib: Any) -> None:
+    x = lib.tensor([1])
+    x.requires_grad = True
+
+
+@pytest.mark.parametrize(
+    ("fn", "match"),
+    [
+        (lambda lib: lib.tensor([1], requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.zeros(2, dtype=lib.int64, requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.arange(3, requires_grad=True), "Only Tensors of floating point and complex dtype"),
+        (lambda lib: lib.tensor([1]).requires_grad_(), "only Tensors of floating point dtype can require gradients"),
+        (_set_requires_grad, "only Tensors of floating point and complex dtype"),
+    ],
+)
+def test_requires_grad_on_integers(fn: Any, match: str) -> None:
+    check_op(fn, match=match)
+
+
+# --- next_functions of ops with a Python-number operand -----------------------------------------
+def _edges(lib: Any, out: Any) -> list:
+    return [(None if node is None else type(node).__name__.split("::")[-1], nr) for node, nr in out.grad_fn.next_functions]
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: x * 2.0, lambda x: 2.0 * x, lambda x: x.mul(2), lambda x: x + 2, lambda x: 2 + x,
+        lambda x: x.add(2, alpha=3), lambda x: x - 2, lambda x: 2 - x, lambda x: x.sub(2.5),
+        lambda x: x / 2, lambda x: x.div(2, rounding_mode="floor"), lambda x: x**2, lambda x: 2**x,
+        lambda x: x % 2, lambda x: x.clamp(0, 1), lambda x: x + x, lambda x: x * x.detach(),
+    ],
+)
+def test_next_functions_with_a_number_operand(fn: Any) -> None:
+    check_op(lambda lib, x: (_edges(lib, fn(x)), fn(x).grad_fn.name()), standard_normal((2,)))

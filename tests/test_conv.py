@@ -7,10 +7,10 @@ import pytest
 import torch.nn.functional as torch_f
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
 
 import tensorlab as tl
 from tensorlab.ops import conv as tl_f
+from tests.oracle import check_op
 
 T32 = np.float32
 

@@ -11,12 +11,12 @@ import torch
 import torch.nn.functional as torch_f
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op
 
 import tensorlab as tl
 import tensorlab.nn.functional as tl_f
 from tensorlab import nn
 from tensorlab.ops import conv as ops_conv
+from tests.oracle import assert_same, check_op
 
 
 def functional(lib):

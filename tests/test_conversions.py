@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tensorlab as tl
-from tests.oracle import check_op, pair
+from tests.oracle import TORCH_DTYPES, check_op, pair, standard_normal
+
+random_shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)
+seeds = st.integers(0, 2**16)
 
 
 def same_outcome(code: str, values: object) -> None:
@@ -121,3 +127,71 @@ def test_iterating_gives_rows_that_are_views() -> None:
     assert [r.tolist() for r in rows] == [[1, 2], [3, 4]]
     rows[0][0] = 10
     assert t[0, 0].item() == 10
+
+
+# --- clone keeps a dense input's strides (torch's preserve_format) ------------------------------
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda x: x[::2][:1],  # one element, stride 2
+        lambda x: x.reshape(3, 1, 4)[:, :, :1],
+        lambda x: x.reshape(3, 1, 4).permute(1, 2, 0),
+        lambda x: x.reshape(3, 4)[:, 4:],  # empty
+        lambda x: x.reshape(4, 3)[::2, ::2],  # not dense: row-major in x's dim order
+        lambda x: x.reshape(3, 4).t(),
+    ],
+)
+def test_clone_and_like_factories_keep_the_strides_of_dense_inputs(view: Any) -> None:
+    check_op(lambda lib, x: lib.clone(view(x)).stride(), standard_normal((12,)))
+    check_op(lambda lib, x: lib.zeros_like(view(x)).stride(), standard_normal((12,)), grad=False)
+    check_op(lambda lib, x: lib.empty_like(view(x)).stride(), standard_normal((12,)), grad=False)
+
+
+def test_clone_keeps_the_stride_of_a_size_one_dim() -> None:
+    check_op(lambda lib, x: lib.clone(x[::2]).stride(), standard_normal((1,), 0))
+
+
+# --- to(dtype) and the shorthands on random tensors; errors of conversion methods -----------------
+@given(shape=random_shapes, seed=seeds, source=st.sampled_from(list(TORCH_DTYPES)), target=st.sampled_from(list(TORCH_DTYPES)))
+def test_to_dtype_and_shorthands_random(shape: tuple, seed: int, source: str, target: str) -> None:
+    x = (np.random.default_rng(seed).standard_normal(shape) * 4).astype(source) if source != "bool" else np.random.default_rng(seed).integers(0, 2, shape).astype(bool)
+    if source.startswith("float") and target in {"uint8", "int32", "int64"}:
+        x = np.abs(x)  # float -> unsigned of a negative number is undefined in C and differs by platform
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_op(lambda lib, a: a.to(getattr(lib, target)), x)
+        check_op(lambda lib, a: a.type(getattr(lib, target)), x)
+        check_op(lambda lib, a: (a.float(), a.double(), a.half(), a.long(), a.int(), a.bool()), x, rtol=1e-2, atol=1e-2)
+        check_op(lambda lib, a: a.tolist(), x)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, a: a.item(),
+        lambda lib, a: float(a),
+        lambda lib, a: a.to("not a dtype"),
+        lambda lib, a: a.numpy(),  # requires grad
+        lambda lib, a: bool(a),
+    ],
+)
+def test_conversion_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3), 0))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, a: a.zero_(),  # a leaf that requires grad
+        lambda lib, a: a.stride(5),
+        lambda lib, a: a.float(2),
+        lambda lib, a: a.double(2),
+        lambda lib, a: a.half(2),
+        lambda lib, a: a.long(2),
+        lambda lib, a: a.bool(2),
+        lambda lib, a: a.tolist(1),
+        lambda lib, a: a.storage_offset(1),
+    ],
+)
+def test_method_argument_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3), 0))

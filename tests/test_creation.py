@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import tensorlab as tl
-from tests.oracle import assert_same, dtype_name
+from tests.oracle import TORCH_DTYPES, assert_same, check_op, dtype_name, layout, standard_normal
+
+random_shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)
+seeds = st.integers(0, 2**16)
 
 
 def same(code: str) -> None:
@@ -220,3 +225,134 @@ def test_random_is_reproducible_after_manual_seed() -> None:
 def test_random_errors() -> None:
     same("lib.randint(5, 5, (2,))")
     same("lib.rand(-1)")
+
+
+# --- factories on random shapes and dtypes, and their errors ---------------------------------
+@given(shape=random_shapes, dtype=st.sampled_from(list(TORCH_DTYPES)), fill=st.integers(0, 1) | st.floats(-3, 3, width=16))
+def test_filled_factories_random(shape: tuple, dtype: str, fill: Any) -> None:
+    fill = bool(fill) if dtype == "bool" else abs(int(fill)) if dtype == "uint8" else fill
+    check_op(lambda lib: lib.zeros(shape, dtype=getattr(lib, dtype)))
+    check_op(lambda lib: lib.ones(*shape, dtype=getattr(lib, dtype)))
+    check_op(lambda lib: lib.full(shape, fill, dtype=getattr(lib, dtype)))
+    check_op(lambda lib: lib.full(shape, fill))  # the dtype inferred from the fill value
+    check_op(lambda lib: layout(lib.empty(shape, dtype=getattr(lib, dtype))))
+
+
+@given(n=st.integers(0, 4), m=st.none() | st.integers(0, 4), dtype=st.sampled_from(list(TORCH_DTYPES)))
+def test_eye_random(n: int, m: int | None, dtype: str) -> None:
+    check_op(lambda lib: lib.eye(n, dtype=getattr(lib, dtype)) if m is None else lib.eye(n, m, dtype=getattr(lib, dtype)))
+
+
+@given(shape=random_shapes, seed=seeds, source=st.sampled_from(["float32", "int64", "float64"]), target=st.sampled_from([None, "float64", "int32"]))
+def test_like_factories_random(shape: tuple, seed: int, source: str, target: str | None) -> None:
+    x = standard_normal(shape, seed, source)
+    kwargs = (lambda lib: {}) if target is None else (lambda lib: {"dtype": getattr(lib, target)})
+    check_op(lambda lib, a: lib.zeros_like(a, **kwargs(lib)), x, grad=False)
+    check_op(lambda lib, a: lib.ones_like(a, **kwargs(lib)), x, grad=False)
+    check_op(lambda lib, a: lib.full_like(a, 2, **kwargs(lib)), x, grad=False)
+    check_op(lambda lib, a: layout(lib.empty_like(a, **kwargs(lib))), x, grad=False)
+
+
+@given(values=hnp.arrays(st.sampled_from([np.float32, np.float64, np.int64, np.int32, np.bool_, np.uint8]), hnp.array_shapes(min_dims=0, max_dims=3, max_side=3)))
+def test_as_tensor_and_from_numpy_random(values: np.ndarray) -> None:
+    check_op(lambda lib: lib.as_tensor(values.copy()))
+    check_op(lambda lib: lib.from_numpy(values.copy()))
+    check_op(lambda lib: lib.as_tensor(values.tolist()))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.zeros(-1),
+        lambda lib: lib.ones(2, -3),
+        lambda lib: lib.full((-1,), 1.0),
+        lambda lib: lib.empty(-2),
+        lambda lib: lib.eye(-1),
+        lambda lib: lib.eye(2, -1),
+        lambda lib: lib.as_tensor([[1, 2], [3]]),
+        lambda lib: lib.tensor([1, "a"]),
+        lambda lib: lib.arange(0, 10, 0),
+        lambda lib: lib.linspace(0, 1, -1),
+    ],
+)
+def test_factory_errors(make: Any) -> None:
+    check_op(make)
+
+
+def test_from_numpy_refuses_what_torch_refuses() -> None:
+    check_op(lambda lib: lib.from_numpy([1, 2]))
+    check_op(lambda lib: lib.from_numpy(np.array(["a"])))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        np.float64(1.5), np.float32(1.5), np.float16(1.5), np.int32(3), np.uint8(3), np.bool_(True),
+        [np.float32(1)], [np.float64(1)], [np.int32(1)], [np.int32(1), 1.0], [np.int32(1), 1],
+        [np.float64(1), np.float32(2)], [np.float16(1), 2.0], [np.uint8(1), True], [1, True, 2.5],
+        [np.array([1.5])],
+    ],
+)
+def test_tensor_infers_the_dtype_of_numpy_scalars(data: Any) -> None:
+    check_op(lambda lib: lib.tensor(data))
+    check_op(lambda lib: lib.as_tensor(data))
+
+
+@pytest.mark.parametrize(
+    ("data", "dtype"),
+    [
+        ([300], "uint8"), (300, "uint8"), ([-1], "uint8"), ([-255], "uint8"), ([-256], "uint8"),
+        ([300.0], "uint8"), ([-1.5], "uint8"), (np.float64(300), "uint8"), ([2**40], "int32"),
+        ([2**31 - 1, -(2**31)], "int32"), ([2**31], "int32"), ([300], "bool"), ([2**63], None),
+        (2**63, None), ([-(2**63) - 1], None), ([2**64], "int64"), ([2**63], "float32"),
+        (np.array([300]), "uint8"),  # NumPy arrays wrap, as in torch
+    ],
+)
+def test_tensor_refuses_integers_that_do_not_fit(data: Any, dtype: str | None) -> None:
+    check_op(lambda lib: lib.tensor(data) if dtype is None else lib.tensor(data, dtype=getattr(lib, dtype)))
+
+
+# --- random factories: values differ from torch's generator, so compare layout and range ------
+@given(shape=random_shapes, dtype=st.sampled_from(list(TORCH_DTYPES)), low=st.integers(-5, 5), span=st.integers(1, 5))
+def test_random_factories_random(shape: tuple, dtype: str, low: int, span: int) -> None:
+    def drawn(lib: Any) -> tuple:
+        results = (lib.rand(shape, dtype=getattr(lib, dtype)), lib.randn(*shape, dtype=getattr(lib, dtype)))
+        return tuple(layout(r) for r in results)
+
+    check_op(drawn)  # integer dtypes: NotImplementedError in both
+    signed = dtype not in {"bool", "uint8"}
+    low = low if signed else abs(low)
+    high = low + span if dtype != "bool" else 2
+    low = 0 if dtype == "bool" else low
+
+    def ints(lib: Any) -> tuple:
+        r = lib.randint(low, high, shape, dtype=getattr(lib, dtype))
+        return layout(r), bool(((r >= low) & (r < high)).all()) if dtype != "bool" else True
+
+    check_op(ints)
+
+
+@given(shape=random_shapes, seed=seeds, source=st.sampled_from(list(TORCH_DTYPES)))
+def test_random_like_factories_random(shape: tuple, seed: int, source: str) -> None:
+    x = standard_normal(shape, seed).astype(source)
+    check_op(lambda lib, a: layout(lib.rand_like(a)), x, grad=False)
+    check_op(lambda lib, a: layout(lib.randn_like(a)), x, grad=False)
+    check_op(lambda lib, a: layout(lib.randint_like(a, 1, 2)), x, grad=False)
+    check_op(lambda lib, a: (lib.randint_like(a, 1, 2) == 1).all(), x, grad=False)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, a: lib.randn(-1),
+        lambda lib, a: lib.rand(2, dtype=lib.int64),
+        lambda lib, a: lib.randn(2, dtype=lib.uint8),
+        lambda lib, a: lib.rand_like(a.long()),
+        lambda lib, a: lib.randn_like(a.int()),
+        lambda lib, a: lib.randint_like(a, 0),
+        lambda lib, a: lib.randint(3, 1, (2,)),
+        lambda lib, a: lib.full_like(a),
+    ],
+)
+def test_random_and_like_factory_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3), 0), grad=False)

@@ -126,3 +126,21 @@ def test_dtype_objects_and_aliases() -> None:
     import pickle
 
     assert pickle.loads(pickle.dumps(tl.int32)) is tl.int32
+
+
+# --- a dtype argument must be a dtype (or a Python type), not a string or a NumPy type -----------
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: lib.ones(2, dtype="float32"),
+        lambda lib, x: lib.zeros(2, dtype=np.float32),
+        lambda lib, x: lib.tensor([1], dtype="float32"),
+        lambda lib, x: lib.full((2,), 1.0, dtype="float64"),
+        lambda lib, x: lib.ones(2, dtype=float),  # Python types are fine
+        lambda lib, x: lib.arange(3, dtype=int),
+        lambda lib, x: x.sum(dtype="float64"),
+        lambda lib, x: x.to(dtype="float64"),
+    ],
+)
+def test_dtype_arguments(fn) -> None:
+    check_op(fn, np.zeros((2, 2), np.float32), grad=False)

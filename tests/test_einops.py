@@ -8,10 +8,10 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op, pair
 
 import tensorlab as tl
 from tensorlab import einops as tl_einops
+from tests.oracle import assert_same, check_op, pair
 
 
 def ops(lib):

@@ -15,12 +15,12 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op, pair
-from test_einops import ERRORS as EINOPS_ERRORS
-from test_einops import IMAGES, SEED_REARRANGE, split_merge_case
 
 import tensorlab as tl
 from tensorlab import einops as tl_einops
+from tests.oracle import check_op, pair
+from tests.test_einops import ERRORS as EINOPS_ERRORS
+from tests.test_einops import IMAGES, SEED_REARRANGE, split_merge_case
 
 rng = np.random.default_rng(0)
 REARRANGE = SEED_REARRANGE  # the same patterns, now through the einops package itself

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
+
+from tests.oracle import check_op
 
 rng = np.random.default_rng(0)
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 import torch
-from oracle import assert_same
 
 import tensorlab as tl
+from tests.oracle import assert_same
 
 LIBS = pytest.mark.parametrize("lib", [torch, tl], ids=["torch", "tensorlab"])
 

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from oracle import assert_same, significant_strides
 
 import tensorlab as tl
 from tensorlab._fast import grad_stealing
+from tests.oracle import assert_same, significant_strides
 
 LIBS = (torch, tl)
 

@@ -12,9 +12,11 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op, pair
 
 import tensorlab as tl
+from tests.oracle import assert_same, check_op, pair, standard_normal
+
+seeds = st.integers(0, 2**16)
 
 XS = np.arange(6).reshape(2, 3)  # the seed's ``xs``
 X3 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3
@@ -352,7 +354,9 @@ MASKED_ERRORS = {
     "integer mask": (lambda m, x: x.masked_fill(m.ones(4, dtype=m.int64), 1.0), "masked_fill_ only supports boolean masks, but got mask with dtype long int"),
     "uint8 mask": (lambda m, x: x.masked_fill(m.ones(4, dtype=m.uint8), 1.0), "unsigned char"),
     "1-d value tensor": (lambda m, x: x.masked_fill(x > 0, m.tensor([1.0])), "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s)."),
-    "mask does not broadcast": (lambda m, x: x.masked_fill(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 2"),
+    "mask does not broadcast": (lambda m, x: x.masked_fill(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 2"),
+    "in place, mask does not broadcast": (lambda m, x: x.clone().masked_fill_(m.ones(3, dtype=m.bool), 1.0), "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 2"),
+    "masked_select, mask does not broadcast": (lambda m, x: x.masked_select(m.ones(3, dtype=m.bool)), "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 2"),
     "in place cannot grow self": (lambda m, x: m.zeros(4).masked_fill_(m.ones(3, 4, dtype=m.bool), 1.0), "output with shape [4] doesn't match the broadcast shape [3, 4]"),
     "masked_select integer mask": (lambda m, x: x.masked_select(m.ones(4, dtype=m.int64)), "masked_select: expected BoolTensor for mask"),
     "take with int32": (lambda m, x: x.take(m.tensor([0], dtype=m.int32)), "take(): Expected a long tensor for index, but got Int"),
@@ -408,3 +412,28 @@ def test_masked_ops_match_torch_on_random_masks(shape: list, seed: int, fill: fl
     check_op(lambda m, t: t.masked_select(m.tensor(mask)), x)
     index = rng.integers(-x.size, x.size, size=rng.integers(0, 5))
     check_op(lambda m, t: t.take(m.tensor(index, dtype=m.int64)), x)
+
+
+# --- take_along_dim on random shapes -----------------------------------------------------------
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple), seed=seeds, data=st.data())
+def test_take_along_dim_random(shape: tuple, seed: int, data: st.DataObject) -> None:
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    index_shape = tuple(data.draw(st.integers(0, 3)) if d == dim % len(shape) else data.draw(st.sampled_from([1, s])) for d, s in enumerate(shape))
+    index = np.random.default_rng(seed).integers(-shape[dim], shape[dim], index_shape) if data.draw(st.booleans()) else np.random.default_rng(seed).integers(0, shape[dim], index_shape)
+    check_op(lambda lib, x, i: lib.take_along_dim(x, i, dim), standard_normal(shape, seed), index)
+    check_op(lambda lib, x, i: x.take_along_dim(i.flatten()), standard_normal(shape, seed), index)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: x.nonzero(as_tuple=None),
+        lambda lib, x: x.nonzero(as_tuple=1),
+        lambda lib, x: x.nonzero(as_tuple=True),
+        lambda lib, x: x.take_along_dim(lib.tensor([[0, 1]]), 2),
+        lambda lib, x: x.take_along_dim(lib.tensor([[9]]), 1),
+        lambda lib, x: lib.where(x),
+    ],
+)
+def test_nonzero_take_along_dim_and_where_argument_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3)))

@@ -9,9 +9,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op, pair
 
 import tensorlab as tl
+from tests.oracle import assert_same, check_op, pair
 
 
 def values(shape: tuple, dtype: type = np.float64) -> np.ndarray:

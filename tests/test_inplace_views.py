@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
 
 import tensorlab as tl
+from tests.oracle import check_op
 
 RNG = np.random.default_rng(7)
 X = RNG.standard_normal((4, 3)).astype(np.float32)

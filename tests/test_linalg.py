@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
 
 import tensorlab as tl
+from tests.oracle import check_op, standard_normal
+
+seeds = st.integers(0, 2**16)
 
 F32 = np.float32
 
@@ -20,19 +24,6 @@ def rand(*shape, dtype=F32, seed=0):
 
 def ints(*shape, dtype=np.int64, seed=0):
     return np.random.default_rng(seed).integers(-5, 6, shape).astype(dtype)
-
-
-def same_error(run, *arrays, grad=(False, False)) -> None:
-    """torch and tensorlab raise the same class with the same message for ``run(lib, *tensors)``."""
-    def make(lib, a, g):
-        t = lib.tensor(a)
-        return t.requires_grad_(True) if g else t
-
-    with pytest.raises(Exception) as expected:
-        run(torch, *(make(torch, a, g) for a, g in zip(arrays, grad, strict=False)))
-    with pytest.raises(type(expected.value)) as got:
-        run(tl, *(make(tl, a, g) for a, g in zip(arrays, grad, strict=False)))
-    assert str(got.value) == str(expected.value)
 
 
 def matmul_op(lib, a, b):
@@ -164,7 +155,7 @@ def test_matmul_512_is_one_blas_call():
 )
 @pytest.mark.parametrize("grad", [(False, False), (True, False), (False, True)])
 def test_matmul_shape_errors(a, b, grad):
-    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+    check_op(matmul_op, rand(*a), rand(*b, seed=1), grad=grad, same_message=True)
 
 
 @pytest.mark.parametrize(
@@ -192,7 +183,7 @@ def test_matmul_shape_errors(a, b, grad):
     ],
 )
 def test_matmul_dtype_errors(a, da, b, db):
-    same_error(matmul_op, np.zeros(a, da), np.zeros(b, db))
+    check_op(matmul_op, np.zeros(a, da), np.zeros(b, db), grad=False, same_message=True)
 
 
 @pytest.mark.parametrize(
@@ -216,7 +207,7 @@ def test_matmul_dtype_errors(a, da, b, db):
     ],
 )
 def test_mm_bmm_dot_outer_shape_errors(op, a, b):
-    same_error(lambda lib, x, y: getattr(lib, op)(x, y), rand(*a), rand(*b, seed=1))
+    check_op(lambda lib, x, y: getattr(lib, op)(x, y), rand(*a), rand(*b, seed=1), grad=False, same_message=True)
 
 
 @pytest.mark.parametrize(
@@ -236,7 +227,7 @@ def test_mm_bmm_dot_outer_shape_errors(op, a, b):
     ],
 )
 def test_mm_bmm_dot_dtype_errors(op, a, da, b, db):
-    same_error(lambda lib, x, y: getattr(lib, op)(x, y), np.zeros(a, da), np.zeros(b, db))
+    check_op(lambda lib, x, y: getattr(lib, op)(x, y), np.zeros(a, da), np.zeros(b, db), grad=False, same_message=True)
 
 
 def test_dot_dtype_message_is_torchs():
@@ -318,9 +309,9 @@ def test_matmul_random_mismatches(shapes, grad, transpose_first):
     else:  # the broken size happened to broadcast: compare the result instead
         check_op(matmul_op, rand(*a), rand(*b, seed=1))
         return
-    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+    check_op(matmul_op, rand(*a), rand(*b, seed=1), grad=grad, same_message=True)
     if len(a) >= 2 and transpose_first:
-        same_error(lambda lib, x, y: x.transpose(-2, -1) @ y, rand(*a[:-2], a[-1], a[-2]), rand(*b, seed=1))
+        check_op(lambda lib, x, y: x.transpose(-2, -1) @ y, rand(*a[:-2], a[-1], a[-2]), rand(*b, seed=1), grad=False, same_message=True)
 
 
 @given(st.integers(1, 3), st.integers(0, 3), st.integers(1, 3), st.integers(0, 3))
@@ -335,7 +326,7 @@ def test_bmm_random(batch, n, k, p):
 @pytest.mark.parametrize("grad", [(False, False), (True, False), (False, True)])
 def test_matmul_batch_of_one_that_requires_grad(a, b, grad):
     """torch drops a batch of 1 from a 3-D operand that requires grad, which changes the message."""
-    same_error(matmul_op, rand(*a), rand(*b, seed=1), grad=grad)
+    check_op(matmul_op, rand(*a), rand(*b, seed=1), grad=grad, same_message=True)
 
 
 # --- addmm: bias + mat1 @ mat2, the fused kernel of nn.functional.linear -----------------------
@@ -375,3 +366,47 @@ def test_linear_is_one_addmm_like_torch() -> None:
         rng.standard_normal(5), rng.standard_normal((3, 4)), rng.standard_normal((5, 4)),
     )
     assert out.grad_fn.name() == "AddmmBackward0"
+
+
+# --- mm, dot, outer on random sizes (empty included), and their errors ---------------------------
+@given(n=st.integers(0, 4), k=st.integers(0, 4), p=st.integers(0, 4), seed=seeds, dtype=st.sampled_from(["float32", "float64", "int64"]))
+def test_mm_dot_outer_random(n: int, k: int, p: int, seed: int, dtype: str) -> None:
+    rng = np.random.default_rng(seed)
+    a, b, v, w = (rng.integers(-4, 5, s).astype(dtype) for s in ((n, k), (k, p), (k,), (k,)))
+    u = rng.integers(-4, 5, (n,)).astype(dtype)
+    check_op(lambda lib, x, y: lib.mm(x, y), a, b)
+    check_op(lambda lib, x, y: x.mm(y), a, b)
+    check_op(lambda lib, x, y: lib.dot(x, y), v, w)
+    check_op(lambda lib, x, y: x.dot(y), v, w)
+    check_op(lambda lib, x, y: lib.outer(x, y), u, v)
+    check_op(lambda lib, x, y: x.outer(y), u, v)
+
+
+@pytest.mark.parametrize(
+    ("fn", "shapes"),
+    [
+        (lambda lib, x, y: lib.mm(x, y), ((2, 3), (4, 2))),
+        (lambda lib, x, y: lib.mm(x, y), ((3,), (3, 2))),
+        (lambda lib, x, y: lib.dot(x, y), ((3,), (4,))),
+        (lambda lib, x, y: lib.dot(x, y), ((3, 1), (3,))),
+        (lambda lib, x, y: lib.dot(x, y.float()), ((3,), (3,))),
+        (lambda lib, x, y: lib.outer(x, y), ((3, 1), (2,))),
+        (lambda lib, x, y: lib.bmm(x, y), ((2, 3), (3, 2))),
+        (lambda lib, x, y: lib.bmm(x, y), ((2, 2, 3), (3, 3, 2))),
+    ],
+)
+def test_linalg_errors(fn: Any, shapes: tuple) -> None:
+    check_op(fn, *(standard_normal(s, i) for i, s in enumerate(shapes)))
+
+
+@pytest.mark.parametrize(
+    ("fn", "match"),
+    [
+        (lambda lib, x: x @ 3, "unsupported operand type(s) for @: 'Tensor' and 'int'"),
+        (lambda lib, x: 3 @ x, "unsupported operand type(s) for @: 'int' and 'Tensor'"),
+        (lambda lib, x: x @ [1.0, 2.0], "unsupported operand type(s) for @"),
+        (lambda lib, x: lib.matmul(x, 3), "matmul(): argument 'other' (position 2) must be Tensor, not int"),
+    ],
+)
+def test_matmul_operand_type_errors(fn, match: str) -> None:
+    check_op(fn, rand(2, 2), match=match)

@@ -9,9 +9,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op
 
 import tensorlab as tl
+from tests.oracle import check_op
 
 X3 = np.arange(24.0).reshape(2, 3, 4) * 0.5 - 3
 
@@ -146,3 +146,21 @@ def test_repeat_tile_and_repeat_interleave_match_torch(shape: tuple, seed: int, 
     counts = data.draw(st.lists(st.integers(0, 3), min_size=shape[dim], max_size=shape[dim]))
     check_op(lambda m, t: t.repeat_interleave(m.tensor(counts), dim=dim), x)
     check_op(lambda m, t: t.repeat_interleave(counts[0], dim=dim), x)
+
+
+# --- errors: argument types (checked before the dims, as in torch) and bad sizes -------------------
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: x.tril(diagonal=0.5),
+        lambda lib, x: x.triu(True),
+        lambda lib, x: lib.tril(x, np.int64(1)),
+        lambda lib, x: x.reshape(-1).tril(0.5),  # the type is checked before the dims
+        lambda lib, x: x.tile((-1,)),
+        lambda lib, x: x.repeat(2),
+        lambda lib, x: x.roll((1, 1), (0,)),
+        lambda lib, x: x.flip(0, 0),
+    ],
+)
+def test_argument_errors(fn: Any) -> None:
+    check_op(fn, np.random.default_rng(0).standard_normal((2, 3)))

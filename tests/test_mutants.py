@@ -14,7 +14,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from mutants import Mutant
 
 from autograder.extract import is_locked_test_cell, program_of
 from autograder.spec import Case, Exercise, Graded, load_exercise
@@ -23,6 +22,7 @@ from tensorlab.grading import CheckFailed
 from tensorlab.grading.check import check_cells
 from tensorlab.grading.rules import rule_violations
 from tensorlab.grading.vectorised import loop_violations
+from tests.mutants import Mutant
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 SEEDS = tuple(20240613 + 7919 * k for k in range(10))
@@ -48,7 +48,7 @@ def graded(notebook: str, function: str) -> Graded:
 
 
 def mutants(notebook: str) -> list[Mutant]:
-    return list(importlib.import_module(f"mutants.{notebook}").MUTANTS)
+    return list(importlib.import_module(f"tests.mutants.{notebook}").MUTANTS)
 
 
 ALL_MUTANTS = [(notebook, mutant) for notebook in FOLDERS for mutant in mutants(notebook)]

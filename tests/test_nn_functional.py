@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tests.oracle import assert_same, check_op
+from tests.oracle import assert_same, check_op, layout, standard_normal
+
+random_nonempty_shapes = st.lists(st.integers(1, 3), max_size=3).map(tuple)
+random_shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)
+seeds = st.integers(0, 2**16)
 
 rng = np.random.default_rng(0)
 
@@ -332,3 +337,94 @@ def test_legacy_reduce_flags_and_bad_reduction():
     check_op(lambda lib, x, y: F(lib).mse_loss(x, y, reduce=False), randn(2, 2), randn(2, 2))
     check_op(lambda lib, x, y: F(lib).mse_loss(x, y, size_average=False), randn(2, 2), randn(2, 2))
     check_op(lambda lib, x, y: F(lib).mse_loss(x, y, reduction="avg"), randn(2, 2), randn(2, 2))
+
+
+# --- losses, linear, layer_norm, embedding on random shapes; errors; dropout's exact cases -------
+@given(batch=st.integers(1, 4), classes=st.integers(2, 4), seed=seeds, reduction=st.sampled_from(["mean", "sum", "none"]), weighted=st.booleans(), smoothing=st.sampled_from([0.0, 0.2]))
+def test_class_losses_random(batch: int, classes: int, seed: int, reduction: str, weighted: bool, smoothing: float) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, classes))
+    y = rng.integers(0, classes, batch)
+    w = rng.uniform(0.5, 2, classes)
+    probs = rng.dirichlet(np.ones(classes), batch)
+
+    def kw(lib: Any) -> dict:
+        """Class weights are constants: torch refuses a weight that requires grad."""
+        return {"weight": lib.tensor(w), "reduction": reduction} if weighted else {"reduction": reduction}
+
+    check_op(lambda lib, a, t: F(lib).cross_entropy(a, t, label_smoothing=smoothing, **kw(lib)), x, y)
+    check_op(lambda lib, a, t: F(lib).cross_entropy(a, t, label_smoothing=smoothing, **kw(lib)), x, probs)
+    check_op(lambda lib, a, t: F(lib).nll_loss(F(lib).log_softmax(a, 1), t, **kw(lib)), x, y)
+
+
+@given(shape=random_nonempty_shapes, seed=seeds, reduction=st.sampled_from(["mean", "sum", "none"]), dtype=st.sampled_from(["float32", "float64"]))
+def test_elementwise_losses_random(shape: tuple, seed: int, reduction: str, dtype: str) -> None:
+    rng = np.random.default_rng(seed)
+    x, y = rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape).astype(dtype)
+    p, target = rng.uniform(0.05, 0.95, shape).astype(dtype), rng.uniform(0, 1, shape).astype(dtype)
+    w = rng.uniform(0.5, 2, shape).astype(dtype)
+    check_op(lambda lib, a, b: F(lib).mse_loss(a, b, reduction=reduction), x, y, rtol=1e-4, atol=1e-5)
+    bce = lambda lib, a, b: F(lib).binary_cross_entropy(a, b.detach(), weight=lib.tensor(w), reduction=reduction)  # noqa: E731
+    check_op(bce, p, target, rtol=1e-4, atol=1e-5)
+    check_op(lambda lib, a, b: F(lib).binary_cross_entropy_with_logits(a, b, reduction=reduction), x, target, rtol=1e-4, atol=1e-5)
+    check_op(lambda lib, a, b: F(lib).binary_cross_entropy_with_logits(a, b, pos_weight=lib.tensor(w)), x, target, rtol=1e-4, atol=1e-5)
+
+
+@given(batch=st.lists(st.integers(1, 3), max_size=2).map(tuple), n_in=st.integers(1, 4), n_out=st.integers(1, 4), bias=st.booleans(), seed=seeds)
+def test_linear_random(batch: tuple, n_in: int, n_out: int, bias: bool, seed: int) -> None:
+    args = [standard_normal((*batch, n_in), seed), standard_normal((n_out, n_in), seed + 1)] + ([standard_normal((n_out,), seed + 2)] if bias else [])
+    check_op(lambda lib, *t: F(lib).linear(*t), *args)
+
+
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple), seed=seeds, data=st.data())
+def test_layer_norm_random(shape: tuple, seed: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(1, len(shape)))
+    normalized = shape[-k:]
+    affine = data.draw(st.booleans())
+    args = [standard_normal(shape, seed)] + ([standard_normal(normalized, seed + 1), standard_normal(normalized, seed + 2)] if affine else [])
+    check_op(lambda lib, x, *wb: F(lib).layer_norm(x, normalized, *wb, eps=1e-5), *args, rtol=1e-6, atol=1e-6)
+
+
+@given(num=st.integers(1, 5), dim=st.integers(1, 3), index_shape=st.lists(st.integers(0, 3), max_size=2).map(tuple), seed=seeds, padding=st.booleans())
+def test_embedding_and_one_hot_random(num: int, dim: int, index_shape: tuple, seed: int, padding: bool) -> None:
+    index = np.random.default_rng(seed).integers(0, num, index_shape)
+    check_op(lambda lib, i, w: F(lib).embedding(i, w, padding_idx=0 if padding else None), index, standard_normal((num, dim), seed))
+    check_op(lambda lib, i: F(lib).one_hot(i, num), index)
+    if index.size:
+        check_op(lambda lib, i: F(lib).one_hot(i), index)
+
+
+@pytest.mark.parametrize(
+    ("fn", "shape"),
+    [
+        (lambda lib, x: F(lib).softmax(x, 2), (2, 3)),
+        (lambda lib, x: F(lib).log_softmax(x, -3), (2, 3)),
+        (lambda lib, x: F(lib).linear(x, lib.zeros(2, 4)), (2, 3)),
+        (lambda lib, x: F(lib).linear(x, lib.zeros(2, 3), lib.zeros(3)), (2, 3)),
+        (lambda lib, x: F(lib).mse_loss(x, lib.zeros(3, 2)), (2, 3)),
+        (lambda lib, x: F(lib).binary_cross_entropy(x.sigmoid(), lib.zeros(3)), (2, 3)),
+        (lambda lib, x: F(lib).embedding(lib.tensor([3]), x), (2, 3)),
+        (lambda lib, x: F(lib).embedding(lib.tensor([0.5]), x), (2, 3)),
+        (lambda lib, x: F(lib).dropout(x, -0.1), (2, 3)),
+        (lambda lib, x: F(lib).relu(x > 0), (2, 3)),
+        (lambda lib, x: F(lib).gelu(x, approximate="exact"), (2, 3)),
+        (lambda lib, x: F(lib).sigmoid([1.0]), (2, 3)),
+        (lambda lib, x: F(lib).unfold(x, 2), (2, 3)),
+        (lambda lib, x: F(lib).unfold(x.reshape(1, 1, 1, 2, 3), 2), (2, 3)),
+        (lambda lib, x: F(lib).unfold(x.sum(0), 1), (2, 3)),
+        (lambda lib, x: F(lib).unfold(x.reshape(1, 1, 2, 3), 3), (2, 3)),
+        (lambda lib, x: F(lib).unfold(x.reshape(1, 1, 2, 3), 2, padding=-1), (2, 3)),
+        (lambda lib, x: F(lib).avg_pool2d(x, 3), (1, 2, 2)),
+        (lambda lib, x: F(lib).avg_pool2d(x, 2, padding=2), (1, 4, 4)),
+    ],
+)
+def test_functional_errors(fn: Any, shape: tuple) -> None:
+    check_op(fn, standard_normal(shape, 0))
+
+
+@given(shape=random_shapes, seed=seeds, p=st.sampled_from([0.0, 1.0, 0.5]), training=st.booleans())
+def test_dropout_deterministic_cases_random(shape: tuple, seed: int, p: float, training: bool) -> None:
+    if p == 0.5 and training:
+        check_op(lambda lib, x: layout(lib.nn.functional.dropout(x, p, training)), standard_normal(shape, seed), grad=False)
+        return
+    check_op(lambda lib, x: lib.nn.functional.dropout(x, p, training), standard_normal(shape, seed))

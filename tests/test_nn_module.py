@@ -6,13 +6,14 @@ import copy
 import math
 import pickle
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 
 import tensorlab as tl
-from tests.oracle import assert_same, pair
+from tests.oracle import assert_same, check_op, pair
 
 
 def copy_weights(source: torch.nn.Module, target: tl.nn.Module) -> None:
@@ -566,3 +567,27 @@ def test_fan_needs_two_dims():
     for lib in (torch, tl):
         with pytest.raises(ValueError, match="fewer than 2 dimensions"):
             lib.nn.init.xavier_uniform_(lib.empty(3))
+
+
+# --- reassigning a child keeps the registration order --------------------------------------------
+def _reassigned(lib: Any) -> tuple:
+    nn = lib.nn
+    seq = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 2))
+    seq[0] = nn.Identity()
+    m = nn.Module()
+    m.a, m.b, m.c = nn.ReLU(), nn.Linear(1, 1), nn.ReLU()
+    m.a = nn.Tanh()
+    m.p = nn.Parameter(lib.ones(1))
+    m.q = nn.Parameter(lib.ones(1))
+    m.p = nn.Parameter(lib.zeros(1))
+    m.register_buffer("x", lib.ones(1))
+    m.register_buffer("y", lib.ones(1))
+    m.x = lib.zeros(1)
+    return (
+        list(seq._modules), [n for n, _ in seq.named_parameters()],
+        list(m._modules), [n for n, _ in m.named_parameters()], [n for n, _ in m.named_buffers()],
+    )
+
+
+def test_reassigning_a_child_keeps_its_place() -> None:
+    check_op(_reassigned)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -16,6 +17,10 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import pytest
+
+import tensorlab
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -41,6 +46,19 @@ def test_import_tensorlab_pulls_in_only_numpy() -> None:
     print(f"import tensorlab: {answer['seconds'] * 1000:.0f} ms")  # a number to watch, not a timed assertion
     loaded_roots = {name.split(".")[0] for name in answer["modules"]}
     assert loaded_roots.isdisjoint(HEAVY_MODULES), sorted(loaded_roots & set(HEAVY_MODULES))
+
+
+def test_lazy_submodules_are_the_ones_that_exist() -> None:
+    """Each name that loads on first use is a module of the package; a name that is not one
+    (a subpackage the course does not ship) is an AttributeError, so ``hasattr`` says False."""
+    for name in sorted(tensorlab._LAZY_SUBMODULES):
+        assert importlib.util.find_spec(f"tensorlab.{name}") is not None, name
+        assert hasattr(tensorlab, name), name
+    for name in ("func", "kernels", "distributed", "no_such_module"):
+        assert importlib.util.find_spec(f"tensorlab.{name}") is None, name
+        assert not hasattr(tensorlab, name), name
+        with pytest.raises(AttributeError, match=f"^module 'tensorlab' has no attribute '{name}'$"):
+            getattr(tensorlab, name)
 
 
 def test_console_script_prints_the_version() -> None:

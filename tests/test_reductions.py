@@ -9,9 +9,12 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op, pair
 
 import tensorlab as tl
+from tests.oracle import check_op, pair, standard_normal
+
+random_shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)
+seeds = st.integers(0, 2**16)
 
 ALL_DTYPES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64"]
 FLOAT_DTYPES = ["float16", "float32", "float64"]
@@ -418,3 +421,22 @@ def test_double_backward(op: object) -> None:
         (g * g).sum().backward()
         results.append(x.grad.numpy())
     np.testing.assert_allclose(results[1], results[0], rtol=1e-10, atol=1e-12)
+
+
+# --- dims out of range; any/all on random shapes --------------------------------------------------
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "all", "any", "logsumexp", "cumsum", "var", "std", "norm"])
+def test_reduction_dim_out_of_range_is_an_index_error(name: str) -> None:
+    op = (lambda lib, x: getattr(x, name)(p=2, dim=3)) if name == "norm" else (lambda lib, x: getattr(x, name)(3))
+    check_op(op, standard_normal((2, 3), 0))
+
+
+@given(shape=random_shapes, seed=seeds, data=st.data())
+def test_any_all_random(shape: tuple, seed: int, data: st.DataObject) -> None:
+    x = np.random.default_rng(seed).integers(0, 3, shape).astype(data.draw(st.sampled_from(["bool", "int64", "float32", "uint8"])))
+    check_op(lambda lib, a: a.any(), x)
+    check_op(lambda lib, a: lib.all(a), x)
+    if shape:
+        dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+        keepdim = data.draw(st.booleans())
+        check_op(lambda lib, a: a.any(dim, keepdim=keepdim), x)
+        check_op(lambda lib, a: a.all(dim=dim, keepdim=keepdim), x)

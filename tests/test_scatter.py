@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_same, check_op, pair
 
 import tensorlab as tl
+from tests.oracle import assert_same, check_op, pair, standard_normal
 
 
 # --- strategies ----------------------------------------------------------------------------
@@ -288,3 +290,54 @@ def test_double_backward_through_gather() -> None:
         return g
 
     check_op(second_derivative, x, index)
+
+
+# --- in-place scatter and index_* on random cases, and their errors ------------------------------
+@given(case=gather_case(unique=True), fill=st.floats(-2, 2, width=32))
+def test_inplace_scatter_family_random(case: tuple, fill: float) -> None:
+    x, dim, index = case
+    src = np.random.default_rng(0).standard_normal(index.shape)
+
+    def scatter(lib: Any, a: Any, i: Any, s: Any) -> Any:
+        y = a * 1
+        return y.scatter_(dim, i, s), y.scatter_add_(dim, i, s), y.scatter_reduce_(dim, i, s, "amax", include_self=False)
+
+    check_op(scatter, x, index, src)
+    check_op(lambda lib, a, i: (a * 1).scatter_(dim, i, fill), x, index)
+    check_op(lambda lib, a: (a * 1).masked_fill_(a > 0, fill), x)
+
+
+@given(case=index_case(), alpha=st.sampled_from([1, -0.5]))
+def test_inplace_index_family_random(case: tuple, alpha: float) -> None:
+    x, dim, index = case
+    source_shape = list(x.shape)
+    source_shape[dim] = len(index)
+    source = np.random.default_rng(1).standard_normal(source_shape)
+    check_op(lambda lib, a, i, s: (a * 1).index_add_(dim, i, s, alpha=alpha), x, index, source)
+    check_op(lambda lib, a, i: (a * 1).index_fill_(dim, i, alpha), x, index)
+    unique = np.unique(index)  # index_copy_ with repeats writes in an unspecified order
+    source_shape[dim] = len(unique)
+    check_op(lambda lib, a, i, s: (a * 1).index_copy_(dim, i, s), x, unique, np.ones(source_shape))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, a: a.detach().scatter_reduce_(0, lib.tensor([[0]]), a, "bad"),
+        lambda lib, a: a.detach().scatter_reduce_(0, lib.tensor([[0, 1, 2]]), a.long(), "sum"),
+        lambda lib, a: a.detach().index_copy_(0, lib.tensor([5]), lib.ones(1, 3)),
+        lambda lib, a: a.detach().index_copy_(0, lib.tensor([0]), lib.ones(1, 2)),
+        lambda lib, a: a.detach().index_fill_(0, lib.tensor([5]), 1.0),
+        lambda lib, a: a.detach().index_fill_(0, lib.tensor([0.0]), 1.0),
+        lambda lib, a: a.detach().index_fill_(0, lib.tensor([0], dtype=lib.int32), 1.0),
+        lambda lib, a: a.detach().scatter_(0, lib.tensor([[7]]), 1.0),
+        lambda lib, a: a.detach().masked_fill_(lib.tensor([True, False]), 1.0),
+        lambda lib, a: a.scatter_add(0, lib.tensor([[5, 0, 0]]), a),
+        lambda lib, a: a.scatter_add(0, lib.tensor([[0, 0, 0]]), a.long()),
+        lambda lib, a: a.scatter_add(0, lib.tensor([[0.0]]), a),
+        lambda lib, a: a.detach().scatter_add_(2, lib.tensor([[0]]), a),
+        lambda lib, a: a.detach().index_add_(0, lib.tensor([0]), lib.ones(1, 4)),
+    ],
+)
+def test_inplace_scatter_family_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3), 0))

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import check_op, pair
+from hypothesis.extra import numpy as hnp
 
 import tensorlab as tl
+from tests.oracle import check_op, pair, standard_normal
+
+seeds = st.integers(0, 2**16)
 
 rng = np.random.default_rng(0)
 
@@ -348,3 +352,81 @@ def test_module_functions_listed() -> None:
                  "diagonal", "as_strided", "permute", "transpose", "swapaxes", "swapdims", "reshape",
                  "unflatten"]:
         assert hasattr(torch, name) and callable(getattr(tl, name)), name
+
+
+# --- views of random shapes, and the errors of bad arguments -------------------------------------
+@given(shape=nonempty_shapes.filter(len), seed=seeds, data=st.data())
+def test_unflatten_random(shape: tuple, seed: int, data: st.DataObject) -> None:
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    size = shape[dim]
+    first = data.draw(st.sampled_from([d for d in range(1, size + 1) if size % d == 0]))
+    sizes = data.draw(st.sampled_from([(first, size // first), (first, -1), (-1, size // first), (size,)]))
+    check_op(lambda lib, x: x.unflatten(dim, sizes), standard_normal(shape, seed))
+    check_op(lambda lib, x: lib.unflatten(x, dim, sizes), standard_normal(shape, seed))
+
+
+@given(shape=st.lists(st.integers(0, 3), max_size=4).map(tuple), seed=seeds)
+def test_t_T_mT_random(shape: tuple, seed: int) -> None:  # noqa: N802 - the attributes' names
+    x = standard_normal(shape, seed)
+    check_op(lambda lib, a: a.t(), x)  # raises like torch beyond 2-D
+    check_op(lambda lib, a: lib.t(a), x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # .T on n-d and .mT on 0-d warn; test_views checks the text
+        check_op(lambda lib, a: a.T, x)
+        check_op(lambda lib, a: a.mT, x)
+
+
+@given(small_shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), seed=seeds)
+def test_expand_as_random(small_shapes: Any, seed: int) -> None:
+    small, big = small_shapes.input_shapes
+    check_op(lambda lib, a, b: a.expand_as(b), standard_normal(small, seed), standard_normal(small_shapes.result_shape, seed + 1))
+    check_op(lambda lib, a, b: a.expand_as(b), standard_normal(big, seed), standard_normal(small, seed + 1))  # may not broadcast
+
+
+@given(shape=small_shapes, seed=seeds, data=st.data())
+def test_contiguous_and_clone_of_random_views(shape: tuple, seed: int, data: st.DataObject) -> None:
+    order = data.draw(st.permutations(range(len(shape))))
+    step = data.draw(st.integers(1, 2))
+
+    def view(lib: Any, x: Any) -> Any:
+        return x.permute(*order)[::step] if x.dim() else x
+
+    check_op(lambda lib, x: view(lib, x).contiguous(), standard_normal(shape, seed))
+    check_op(lambda lib, x: view(lib, x).is_contiguous(), standard_normal(shape, seed))
+    check_op(lambda lib, x: view(lib, x).clone(), standard_normal(shape, seed))
+    def strides_of_clone(lib: Any, x: Any) -> list:
+        copy = lib.clone(view(lib, x))
+        return [stride for stride, size in zip(copy.stride(), copy.shape, strict=True) if size > 1 and copy.numel()]
+
+    check_op(strides_of_clone, standard_normal(shape, seed))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda lib, x: x.reshape(5),
+        lambda lib, x: x.reshape(-1, -1),
+        lambda lib, x: x.reshape(4, -1),
+        lambda lib, x: x.unflatten(1, (2, 2)),
+        lambda lib, x: x.unflatten(5, (1, 3)),
+        lambda lib, x: x.flatten(1, 0),
+        lambda lib, x: x.expand_as(lib.zeros(3, 2)),
+        lambda lib, x: x.view(-1, 4),
+        lambda lib, x: x.permute(0, 0),
+        lambda lib, x: x.transpose(0, 2),
+        lambda lib, x: x.movedim(0, 0).movedim((0, 1), (1,)),
+        lambda lib, x: x.squeeze(3),
+        lambda lib, x: x.unsqueeze(-4),
+        lambda lib, x: x.narrow(1, 2, 2),
+        lambda lib, x: x.select(0, 2),
+        lambda lib, x: x.diagonal(0, 1, 1),
+        lambda lib, x: x.as_strided((2, 2), (1,)),
+        lambda lib, x: x.contiguous(memory_format=1),
+        lambda lib, x: x.is_contiguous(3),
+        lambda lib, x: x.permute(),
+        lambda lib, x: x[0, 0].permute(),
+        lambda lib, x: x[0, 0].permute(()),
+    ],
+)
+def test_view_errors(fn: Any) -> None:
+    check_op(fn, standard_normal((2, 3), 0))

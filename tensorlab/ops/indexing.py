@@ -514,7 +514,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:  # noqa: A00
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_TYPE_NAMES[mask.dtype.name]}"
         )
-    broadcast_pair(input.shape, mask.shape)  # torch's error if they do not broadcast
+    broadcast_pair(mask.shape, input.shape)  # torch's error (mask is "tensor a") if they do not broadcast
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(
@@ -527,6 +527,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:  # noqa: A00
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place masked_fill: the mask must broadcast to self's shape."""
+    broadcast_pair(self.shape, mask.shape)  # in place, torch names self "tensor a"
     return inplace(masked_fill, self, mask, value)
 
 
@@ -538,7 +539,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     """The elements where ``mask`` is True (both broadcast), as a 1-d copy in row-major order."""
     if mask.dtype is not bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = broadcast_pair(input.shape, mask.shape)
+    shape = broadcast_pair(mask.shape, input.shape)  # mask is "tensor a" in torch's error
     chosen = np.broadcast_to(mask._data, shape).copy()
     x = input if tuple(input.shape) == shape else input.expand(shape)
     return MaskedSelect.apply(x, lambda layout: storage_positions(*layout)[chosen])

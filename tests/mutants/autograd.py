@@ -1,6 +1,6 @@
 """Mutants of exercise 11 (autograd by hand): plausible wrong versions of each graded function."""
 
-from mutants import Mutant
+from tests.mutants import Mutant
 
 SUM_TO_SHAPE = [
     Mutant("sum_to_shape", "forgets-keepdims", '''

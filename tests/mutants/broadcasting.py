@@ -1,6 +1,6 @@
 """Mutants of exercise 04 (broadcasting): plausible wrong versions of each graded function."""
 
-from mutants import Mutant
+from tests.mutants import Mutant
 
 # The right clash check of broadcast_add, shared by the mutants that get something else wrong.
 ADD_CHECK = '''

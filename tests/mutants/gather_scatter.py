@@ -1,6 +1,6 @@
 """Mutants of exercise 08 (gather and scatter_add): plausible wrong versions of each graded function."""
 
-from mutants import Mutant
+from tests.mutants import Mutant
 
 MUTANTS = [
     Mutant("gather_vectorised", "list-comprehension", '''
