@@ -332,4 +332,21 @@ def scatter_add_vectorised(x, dim, index, src):
     np.add.at(out, tuple(coordinates), src[positions])
     return out
 '''),
+    Mutant("scatter_add_vectorised", "list-comprehension", '''
+def scatter_add_vectorised(x, dim, index, src):
+    out = x.copy()
+    targets = [tuple(index[p] if d == dim else p[d] for d in range(x.ndim)) for p in np.ndindex(*index.shape)]
+    values = [src[p] for p in np.ndindex(*index.shape)]
+    np.add.at(out, tuple(np.array(targets, dtype=np.int64).T.reshape(x.ndim, -1)), np.array(values, dtype=x.dtype))
+    return out
+'''),
+    Mutant("scatter_add_vectorised", "transposed-coordinates", '''
+def scatter_add_vectorised(x, dim, index, src):
+    out = x.copy()
+    positions = np.indices(index.shape, sparse=True)
+    coordinates = list(positions)
+    coordinates[dim] = index
+    np.add.at(out, tuple(coordinates[::-1]), src[positions])
+    return out
+'''),
 ]
