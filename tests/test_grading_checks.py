@@ -18,15 +18,26 @@ from autograder.spec import Exercise, Graded
 from autograder.verify import exercise_cases, judge, run_in_sandbox
 from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
 from tensorlab.grading.check import check_cells
-from tensorlab.grading.plain import NotPlainData, decode, encode
+from tensorlab.grading.plain import NotPlainData, decode, encode, keeps_layout
 from tensorlab.grading.tasks import expected_outcome
+
+
+def torch_gather(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+    return torch.gather(torch.from_numpy(x), dim, torch.from_numpy(index)).numpy()
+
+
+def torch_scatter_add(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray) -> np.ndarray:
+    return torch.from_numpy(x).scatter_add(dim, torch.from_numpy(index), torch.from_numpy(src)).numpy()
+
 
 TORCH_REFERENCES = {
     "broadcast_shape": lambda a, b: tuple(torch.broadcast_shapes(a, b)),
     "broadcast_add": lambda a, b: (torch.from_numpy(a) + torch.from_numpy(b)).numpy(),
     "expand_to": lambda x, shape: torch.from_numpy(x).expand(shape).numpy().copy(),
-    "gather_loops": lambda x, d, i: torch.gather(torch.from_numpy(x), d, torch.from_numpy(i)).numpy(),
-    "scatter_add_loops": lambda x, d, i, s: torch.from_numpy(x).scatter_add(d, torch.from_numpy(i), torch.from_numpy(s)).numpy(),
+    "gather_loops": torch_gather,
+    "gather_vectorised": torch_gather,
+    "scatter_add_loops": torch_scatter_add,
+    "scatter_add_vectorised": torch_scatter_add,
     "sum_to_shape": lambda g, shape: torch.from_numpy(g).sum_to_size(shape).numpy().copy() if shape else np.asarray(g.sum()),
 }
 
@@ -55,6 +66,35 @@ def test_expand_to_view_strides_agree_with_torch() -> None:
         if case.view_strides is not None:
             x, shape = decode(encode(case.arguments[0])), case.arguments[1]
             assert case.view_strides == torch.from_numpy(x).expand(shape).stride(), case.arguments
+
+
+@pytest.mark.parametrize("name", ["gather_loops", "scatter_add_loops"])
+def test_gather_scatter_cases_of_every_kind_agree_with_torch(name: str) -> None:
+    """Zero-size dims, negative dims, int dtypes and non-contiguous views all occur, and torch agrees on each."""
+    task = find_task(name)
+    kinds: set[str] = set()
+    for case in task.arguments(seed=5, random_cases=200):
+        x, dim, *others = case
+        arrays = (x, *others)
+        if any(array.size == 0 for array in arrays):
+            kinds.add("zero-size")
+        if dim < 0:
+            kinds.add("negative dim")
+        if x.dtype.kind == "i":
+            kinds.add("int")
+        if any(keeps_layout(array) for array in arrays):
+            kinds.add("strided")
+        assert difference(TORCH_REFERENCES[name](*case), expected_outcome(task, case)) is None, case
+    assert kinds == {"zero-size", "negative dim", "int", "strided"}
+
+
+@pytest.mark.parametrize("name", ["gather_vectorised", "scatter_add_vectorised"])
+def test_timed_cases_agree_with_torch(name: str) -> None:
+    task = find_task(name)
+    assert task.timed_case is not None
+    case = task.timed_case(task.rng(0))
+    assert case[2].size >= 300_000
+    assert difference(TORCH_REFERENCES[name](*case), expected_outcome(task, case)) is None
 
 
 @pytest.mark.parametrize(("name", "forward"), [("mul_backward", operator.mul), ("matmul_backward", operator.matmul)])

@@ -145,8 +145,19 @@ def scatter_add_vectorised(x, dim, index, src):
         "gather_loops_solution": "def gather_loops(x, dim, index):\n    return getattr(np, 'take_along_' + 'axis')(x, index, dim)",
         "gather_vectorised_solution": "def gather_vectorised(x, dim, index):\n    return np.take_along_axis(x, index, axis=dim)",
     }),
-    FakeStudent("loops_in_vectorised", "solution", expected=losing(FULL_08, "gather_vectorised"), cells={
+    # loops dressed as vectorised: a helper with a for loop, and np.frompyfunc (a loop per element)
+    FakeStudent("loops_in_vectorised", "solution", expected=losing(FULL_08, "gather_vectorised", "scatter_add_vectorised"), cells={
         "gather_vectorised_solution": "def gather_vectorised(x, dim, index):\n    return gather_loops(x, dim, index)",
+        "scatter_add_vectorised_solution": """
+def scatter_add_vectorised(x, dim, index, src):
+    out = x.copy()
+    def add(*position):
+        target = list(position)
+        target[dim] = index[position]
+        out[tuple(target)] += src[position]
+    np.frompyfunc(add, index.ndim, 1)(*np.indices(index.shape))
+    return out
+""",
     }),
 ]
 
