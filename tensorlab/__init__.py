@@ -66,7 +66,7 @@ from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.scatter import *  # noqa: F403
-from .ops.shape import *  # noqa: F403
+from .ops.views import *  # noqa: F403
 
 half, float, double = float16, float32, float64  # noqa: A001
 long, int = int64, int32  # noqa: A001

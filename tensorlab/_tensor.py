@@ -1159,4 +1159,4 @@ from .ops import indexing as _indexing  # noqa: E402
 from .ops import join as _join  # noqa: E402
 from .ops import linalg as _linalg  # noqa: E402
 from .ops import reduction as _red  # noqa: E402
-from .ops import shape as _shape  # noqa: E402
+from .ops import views as _shape  # noqa: E402

@@ -39,7 +39,7 @@ from .elementwise import (
     inplace,
     records_history,
 )
-from .shape import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
+from .views import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
 __all__ = ["masked_fill", "masked_select", "nonzero", "take", "take_along_dim"]
 
