@@ -972,74 +972,74 @@ class Tensor:
     def outer(self, other: Tensor) -> Tensor:
         return _linalg.outer(self, other)
 
-    # gather / scatter / index_* (tensorlab.ops.scatter)
+    # gather / scatter / index_* (tensorlab.ops.gather_scatter)
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.gather(self, dim, index)
 
     def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter_(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter_add(self, dim, index, src)
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter_add_(self, dim, index, src)
 
     def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
 
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.scatter_reduce_(self, dim, index, src, reduce, include_self=include_self)
 
     def index_select(self, dim: int, index: Tensor) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_select(self, dim, index)
 
     def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_add(self, dim, index, source, alpha=alpha)
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_add_(self, dim, index, source, alpha=alpha)
 
     def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_copy(self, dim, index, source)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_copy_(self, dim, index, source)
 
     def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_fill(self, dim, index, value)
 
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        from .ops import scatter as _scatter
+        from .ops import gather_scatter as _scatter
 
         return _scatter.index_fill_(self, dim, index, value)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tests.oracle import check_op
-from tests.test_scatter import gather_case, index_case
+from tests.test_gather_scatter import gather_case, index_case
 
 DTYPE_NAMES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64"]
 shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)

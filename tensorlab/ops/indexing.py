@@ -567,7 +567,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     With ``dim=None`` both are flattened first. Along ``dim`` the indices wrap around modulo the
     size (torch 2.13 does this; gather itself rejects out-of-range indices).
     """
-    from .scatter import gather
+    from .gather_scatter import gather
 
     if indices.dtype is not int64:
         raise RuntimeError(

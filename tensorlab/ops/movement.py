@@ -151,7 +151,7 @@ def repeat_interleave(input: Tensor, repeats: Any = None, dim: int | None = None
     index [0]*r0 + [1]*r1 + ... . ``repeat_interleave(r)`` alone returns that index. Without
     dim the input is flattened first.
     """
-    from .scatter import index_select
+    from .gather_scatter import index_select
 
     if repeats is None:  # torch.repeat_interleave(counts)
         if input.ndim != 1:
