@@ -11,8 +11,10 @@ broadcast: ``index`` has as many dims as ``input``, and may only be smaller else
 The ``index_*`` family (``index_select``, ``index_add``, ...) is the 1-d-index version: a whole
 slice ``input.select(dim, index[i])`` moves at a time.
 
-Gather and scatter_add are each other's adjoints, and so are index_select and index_add: the
-backward of one is the other. Duplicate indices in ``scatter``/``index_copy`` make the result
+The reading ops, gather and index_select, compute the storage position of every element they
+read and copy them with ``ops.picking.PickElements``, the primitive that advanced indexing, take
+and flip share; their backward adds each gradient element back where it was read. The writing
+ops are the adjoints: scatter_add and index_add's backward is a gather / index_select. Duplicate indices in ``scatter``/``index_copy`` make the result
 depend on which write lands last; torch leaves that unspecified, tensorlab keeps the last.
 """
 
@@ -26,6 +28,8 @@ from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
 from .elementwise import inplace
+from .picking import PickElements, positions_at
+from .views import Layout
 
 __all__ = [
     "gather", "index_add", "index_copy", "index_fill", "index_select", "scatter", "scatter_add",
@@ -115,8 +119,9 @@ def _as_1d(array: np.ndarray) -> np.ndarray:
     return array.reshape(1) if array.ndim == 0 else array
 
 
-def _gather_array(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
-    return _as_1d(x)[_coordinates(_as_1d(index), dim)].reshape(index.shape)
+def _picking_strides(layout: Layout) -> tuple:
+    """A 0-d tensor is read as 1-d (one element, stride 1), as gather and index_select treat it."""
+    return tuple(layout[1]) or (1,)
 
 
 def _scatter_array(x: np.ndarray, dim: int, index: np.ndarray, src: Any, reduce: str | None) -> np.ndarray:
@@ -133,21 +138,13 @@ def _scatter_array(x: np.ndarray, dim: int, index: np.ndarray, src: Any, reduce:
 
 
 # --- gather / scatter as autograd Functions ------------------------------------------------
-class Gather(Function):
-    """out = input[..., index, ...] along dim. Backward: scatter_add the gradient back to where it was read."""
+class Gather(PickElements):
+    """out = input at the coordinates :func:`_coordinates` names: picking (``ops.picking``).
+
+    Backward: add the gradient back to where it was read (a scatter_add into zeros).
+    """
 
     backward_name = "GatherBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor) -> Tensor:
-        dim = _check_gather_shapes(x, dim, index)
-        ctx.input_shape, ctx.dim, ctx.index = x.shape, dim, index
-        return Tensor._from_array(_gather_array(x._data, dim, index._data), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        zeros = Tensor._from_array(np.zeros(ctx.input_shape, grad.dtype.numpy), grad.dtype)
-        return scatter_add(zeros, ctx.dim, ctx.index, grad), None, None
 
 
 class Scatter(Function):
@@ -369,27 +366,13 @@ def _slice_at(dim: int, where: Any) -> tuple:
     return (slice(None),) * dim + (where,)
 
 
-class IndexSelect(Function):
-    """out = the slices index[0], index[1], ... of input along dim. Backward: index_add them back."""
+class IndexSelect(PickElements):
+    """out = the slices index[0], index[1], ... of input along dim: picking (``ops.picking``).
+
+    Backward: add each gradient slice back to the slice it was read from (an index_add into zeros).
+    """
 
     backward_name = "IndexSelectBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor) -> Tensor:
-        dim = _wrap_dim(dim, x.ndim)
-        positions = _check_vector_index("index_select", index)
-        size = _size(x, dim)
-        bad = (positions < 0) | (positions >= size)
-        if np.any(bad):
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(positions[bad][0])} axis_dim={size}")
-        ctx.input_shape, ctx.dim, ctx.index = x.shape, dim, index
-        data = _as_1d(x._data)[_slice_at(dim, positions)]
-        return Tensor._from_array(data.reshape(()) if x.ndim == 0 else data, x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        zeros = Tensor._from_array(np.zeros(ctx.input_shape, grad.dtype.numpy), grad.dtype)
-        return index_add(zeros, ctx.dim, ctx.index, grad), None, None
 
 
 def _check_source(op: str, x: Tensor, dim: int, index: Tensor, source: Tensor) -> np.ndarray:
@@ -519,7 +502,9 @@ class IndexFillTensor(IndexFill):
 # --- public functions -----------------------------------------------------------------------
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:  # noqa: A002
     """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims)."""
-    return Gather.apply(input, dim, index)
+    dim = _check_gather_shapes(input, dim, index)
+    coordinates, shape = _coordinates(_as_1d(index._data), dim), index.shape
+    return Gather.apply(input, lambda layout: positions_at(coordinates, _picking_strides(layout), layout[2]).reshape(shape))
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:  # noqa: A002
@@ -545,7 +530,17 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002
     """The slices of input along dim named by the 1-d index, in that order (repeats allowed)."""
-    return IndexSelect.apply(input, dim, index)
+    dim = _wrap_dim(dim, input.ndim)
+    positions = _check_vector_index("index_select", index)
+    size = _size(input, dim)
+    bad = (positions < 0) | (positions >= size)
+    if np.any(bad):
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(positions[bad][0])} axis_dim={size}")
+    coordinates = [np.arange(n) for n in input.shape] or [np.arange(1)]
+    coordinates[dim] = positions  # every slice, with the index values along dim
+    shape = () if input.ndim == 0 else tuple(len(c) for c in coordinates)
+    grid = np.ix_(*coordinates)
+    return IndexSelect.apply(input, lambda layout: positions_at(grid, _picking_strides(layout), layout[2]).reshape(shape))
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:  # noqa: A002
