@@ -610,12 +610,12 @@ class Tensor:
         return _ew.relu(self)
 
     def softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        from .nn.functional import softmax
+        from .ops.softmax import softmax
 
         return softmax(self, dim, dtype=dtype)
 
     def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        from .nn.functional import log_softmax
+        from .ops.softmax import log_softmax
 
         return log_softmax(self, dim, dtype=dtype)
 
