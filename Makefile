@@ -15,7 +15,7 @@ LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: lab test lint bench setup clean
+.PHONY: lab test lint bench op-index setup clean
 
 setup: $(STAMP)
 
@@ -44,6 +44,10 @@ test: $(STAMP) $(CHROMIUM)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# docs/op-index.md: every op -> its Function, first test and notebook cells (checked by tests/test_op_index.py).
+op-index: $(STAMP)
+	$(BIN)/python docs/make_op_index.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench --fresh

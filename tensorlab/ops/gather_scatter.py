@@ -27,7 +27,7 @@ import numpy as np
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
-from .elementwise import inplace
+from .elementwise import inplace, where
 from .picking import PickElements, positions_at
 from .views import Layout
 
@@ -303,25 +303,19 @@ def _prod_backward(grad: Tensor, x: Tensor, dim: int, index: Tensor, src: Tensor
     recomputed with that zero replaced by 1 (and are 0 anyway if another factor is zero too).
     """
     x_zero, src_zero = x == 0, src == 0
-    x_ones = _where(x_zero, 1.0, x)
+    x_ones = where(x_zero, 1.0, x)
     others_of_self = scatter_reduce(x_ones, dim, index, src, "prod", include_self=include_self)
     grad_self = grad * others_of_self / x_ones
     zeros_per_target = scatter_add(x_zero.to(grad.dtype) * include_self, dim, index, src_zero.to(grad.dtype))
     lonely_zero = src_zero & (gather(zeros_per_target, dim, index) == 1)
-    src_ones = _where(lonely_zero, 1.0, src)
+    src_ones = where(lonely_zero, 1.0, src)
     others_of_src = scatter_reduce(x, dim, index, src_ones, "prod", include_self=include_self)
-    grad_src = _where(
+    grad_src = where(
         lonely_zero,
         gather(grad * others_of_src, dim, index),
-        gather(grad * out, dim, index) / _where(src_zero, 1.0, src),
+        gather(grad * out, dim, index) / where(src_zero, 1.0, src),
     )
     return grad_self, grad_src
-
-
-def _where(condition: Tensor, x: Any, y: Any) -> Tensor:
-    from .elementwise import where
-
-    return where(condition, x, y)
 
 
 def _scatter_reduce_array(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str, include_self: bool) -> np.ndarray:

@@ -37,6 +37,7 @@ from .elementwise import (
     inplace,
     records_history,
 )
+from .gather_scatter import gather
 from .picking import PickElements, PositionMap, PutElements
 from .views import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
@@ -499,8 +500,6 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     With ``dim=None`` both are flattened first. Along ``dim`` the indices wrap around modulo the
     size (torch 2.13 does this; gather itself rejects out-of-range indices).
     """
-    from .gather_scatter import gather
-
     if indices.dtype is not int64:
         raise RuntimeError(
             f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype.scalar_type}"

@@ -31,6 +31,7 @@ from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
 from .elementwise import inplace
+from .gather_scatter import index_select
 from .picking import PickElements, positions_at
 from .reduction import normalize_dims
 from .views import Layout
@@ -139,8 +140,6 @@ def repeat_interleave(input: Tensor, repeats: Any = None, dim: int | None = None
     index [0]*r0 + [1]*r1 + ... . ``repeat_interleave(r)`` alone returns that index. Without
     dim the input is flattened first.
     """
-    from .gather_scatter import index_select
-
     if repeats is None:  # torch.repeat_interleave(counts)
         if input.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")

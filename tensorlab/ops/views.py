@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._storage import (
+    Storage,
     contiguous_strides,
     storage_extent,
     storage_positions,
@@ -32,6 +33,7 @@ from .._storage import (
 )
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
+from .broadcasting import sum_to_shape
 
 __all__ = [
     "as_strided", "diagonal", "flatten", "moveaxis", "movedim", "narrow", "permute", "reshape",
@@ -479,8 +481,6 @@ class Expand(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple:
-        from .broadcasting import sum_to_shape
-
         return sum_to_shape(grad, ctx.input_shape), None, None
 
 
@@ -547,8 +547,6 @@ class AsStrided(Function):
         size = max(storage_extent(*ctx.input_layout), storage_extent(*ctx.output_layout))
         flat = np.zeros(size, dtype=grad.dtype.numpy)
         np.add.at(flat, storage_positions(*ctx.output_layout), grad._data)
-        from .._storage import Storage
-
         gathered = strided_array(Storage(flat), *ctx.input_layout)
         return Tensor._from_array(gathered.copy(), grad.dtype), None, None, None
 
