@@ -16,7 +16,18 @@ from typing import Any
 from . import _creation, _dtype
 from ._tensor import Tensor
 from .ops import copy as copies
-from .ops import elementwise, gather_scatter, indexing, join, linalg, movement, reduction, views
+from .ops import (
+    elementwise,
+    extrema,
+    gather_scatter,
+    indexing,
+    join,
+    linalg,
+    movement,
+    reduction,
+    variance,
+    views,
+)
 from .ops import softmax as softmax_op
 
 
@@ -197,14 +208,14 @@ REDUCTION_METHODS: dict[str, Any] = {
     "sum": reduction.sum,
     "mean": reduction.mean,
     "prod": reduction.prod,
-    "max": reduction.max,
-    "min": reduction.min,
-    "amax": reduction.amax,
-    "amin": reduction.amin,
-    "argmax": reduction.argmax,
-    "argmin": reduction.argmin,
-    "var": reduction.var,
-    "std": reduction.std,
+    "max": extrema.max,
+    "min": extrema.min,
+    "amax": extrema.amax,
+    "amin": extrema.amin,
+    "argmax": extrema.argmax,
+    "argmin": extrema.argmin,
+    "var": variance.var,
+    "std": variance.std,
     "logsumexp": reduction.logsumexp,
     "cumsum": reduction.cumsum,
     "all": reduction.all,
