@@ -62,6 +62,7 @@ from .ops.einsum import *  # noqa: F403
 from .ops.elementwise import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
+from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403

@@ -20,6 +20,7 @@ from .ops import (
     elementwise,
     extrema,
     gather_scatter,
+    index_slices,
     indexing,
     join,
     linalg,
@@ -304,13 +305,18 @@ GATHER_SCATTER_METHODS: dict[str, Any] = {
     "scatter_add_": gather_scatter.scatter_add_,
     "scatter_reduce": gather_scatter.scatter_reduce,
     "scatter_reduce_": gather_scatter.scatter_reduce_,
-    "index_select": gather_scatter.index_select,
-    "index_add": gather_scatter.index_add,
-    "index_add_": gather_scatter.index_add_,
-    "index_copy": gather_scatter.index_copy,
-    "index_copy_": gather_scatter.index_copy_,
-    "index_fill": gather_scatter.index_fill,
-    "index_fill_": gather_scatter.index_fill_,
+}
+
+
+# --- index slices ---------------------------------------------------------------------------------
+INDEX_SLICES_METHODS: dict[str, Any] = {
+    "index_select": index_slices.index_select,
+    "index_add": index_slices.index_add,
+    "index_add_": index_slices.index_add_,
+    "index_copy": index_slices.index_copy,
+    "index_copy_": index_slices.index_copy_,
+    "index_fill": index_slices.index_fill,
+    "index_fill_": index_slices.index_fill_,
 }
 
 
@@ -448,6 +454,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "linalg": LINALG_METHODS,
     "indexing": INDEXING_METHODS,
     "gather_scatter": GATHER_SCATTER_METHODS,
+    "index_slices": INDEX_SLICES_METHODS,
     "movement": MOVEMENT_METHODS,
     "conversions": CONVERSIONS_METHODS,
 }

@@ -31,7 +31,7 @@ from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function
 from .elementwise import inplace
-from .gather_scatter import index_select
+from .index_slices import index_select
 from .picking import PickElements, positions_at
 from .reduction import normalize_dims
 from .views import Layout
