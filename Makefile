@@ -42,8 +42,12 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \
 	exit $$status
 
+# ruff, then mypy on tensorlab/ (settings and the list of modules still to type: pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check .
+	status=0; \
+	$(BIN)/ruff check . || status=$$?; \
+	$(BIN)/mypy || status=$$?; \
+	exit $$status
 
 # docs/op-index.md: every op -> its Function, first test and notebook cells (checked by tests/test_op_index.py).
 op-index: $(STAMP)

@@ -5,7 +5,7 @@ says whether the file is up to date; tests/test_op_index.py runs it). Everything
 reading the code, nothing is typed by hand:
 
 - **Which names are ops.** A function of the ``tensorlab`` namespace defined in ``tensorlab/ops/``,
-  a named Tensor method (the tables of ``tensorlab/_tensor_methods.py``), or a function of
+  a named Tensor method (the family classes of ``tensorlab/_tensor_methods.py``), or a function of
   ``tensorlab.nn.functional``. Creation functions (zeros, arange...), dtypes and grad modes are not
   ops: they compute nothing from a tensor.
 - **Its Function.** The ``autograd.Function`` subclasses the op's code names, following the
@@ -55,9 +55,8 @@ def public_ops(tl: ModuleType) -> dict[str, dict[str, Any]]:
         value = getattr(tl, name)
         if inspect.isfunction(value) and value.__module__.startswith("tensorlab.ops.") and not name.startswith("_"):
             ops.setdefault(name, {})["tensorlab"] = value
-    for table in _tensor_methods.FAMILIES.values():
-        for name, method in table.items():
-            ops.setdefault(name, {})["Tensor"] = method.fget if isinstance(method, property) else method
+    for name, method in _tensor_methods.named_methods().items():
+        ops.setdefault(name, {})["Tensor"] = method.fget if isinstance(method, property) else method
     for name in tl.nn.functional.__all__:
         ops.setdefault(name, {})["nn.functional"] = getattr(tl.nn.functional, name)
     return dict(sorted(ops.items(), key=lambda item: item[0].lower()))

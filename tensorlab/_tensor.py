@@ -23,7 +23,10 @@ from ._storage import Storage, contiguous_strides, is_contiguous, strided_array
 from .utils.hooks import RemovableHandle
 
 if TYPE_CHECKING:
-    from .autograd.function import AccumulateGrad, Node
+    from ._tensor_methods import TensorMethods as _NamedMethods
+    from .autograd.function import AccumulateGrad, BackwardNode
+else:
+    _NamedMethods = object  # the named methods are bound after the op modules load (bottom of file)
 
 
 class Size(tuple):
@@ -49,6 +52,11 @@ class ViewInfo:
     """
 
     __slots__ = ("base", "grad_mode", "inherited", "multi_output", "version")
+    base: Tensor  # the tensor that owns the storage (a view of a view remembers the first base)
+    version: int
+    grad_mode: bool
+    multi_output: bool
+    inherited: str
 
     def __init__(self, parent: Tensor, multi_output: bool) -> None:
         parent_info = parent._view_info
@@ -72,7 +80,7 @@ class ViewInfo:
         return self.inherited if own == "default" else own
 
 
-class Tensor:
+class Tensor(_NamedMethods):
     """An n-dimensional array with torch's semantics; see the module docstring."""
 
     # ``_data`` before ``_storage``: a dying tensor drops its array first, so a recycling
@@ -91,7 +99,7 @@ class Tensor:
     # autograd
     _requires_grad: bool
     _grad: Tensor | None
-    grad_fn: Node | None  # the node that made this tensor; None for a leaf
+    grad_fn: BackwardNode | None  # the node that made this tensor; None for a leaf
     _output_nr: int  # which output of grad_fn this tensor is
     _hooks: list[Callable] | None  # a leaf's register_hook hooks
     _retains_grad: bool

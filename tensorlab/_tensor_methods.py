@@ -1,11 +1,11 @@
 """Tensor's methods: which op each one is, bound onto the class in one place.
 
 ``x.exp()`` is ``tensorlab.ops.elementwise.exp(x)``. Most methods *are* their op's function,
-bound as a method (its first argument becomes ``self``); each family's table below names that
+bound as a method (its first argument becomes ``self``); each family's class below names that
 function, so a reader goes from a method straight to the op, its forward and its backward.
 Where the method's signature differs from the function's (torch calls the method's second
 argument ``other``, ``x.flip(0, 1)`` takes dims unpacked, ``x.float()`` is ``to(float32)``), a
-two-line adapter is written here. :func:`bind_methods` puts every table on Tensor when
+two-line adapter is written here. :func:`bind_methods` puts every family on Tensor when
 ``tensorlab._tensor`` is imported; ``_tensor.py`` keeps the data structure and the operators.
 """
 
@@ -109,95 +109,95 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     return elementwise.copy_(self, src)
 
 
-ELEMENTWISE_METHODS: dict[str, Any] = {
-    "add": add,
-    "sub": sub,
-    "subtract": sub,
-    "mul": mul,
-    "multiply": mul,
-    "div": div,
-    "divide": div,
-    "true_divide": div,
-    "floor_divide": floor_divide,
-    "remainder": remainder,
-    "pow": power,
-    "neg": elementwise.neg,
-    "negative": elementwise.neg,
-    "abs": elementwise.abs,
-    "exp": elementwise.exp,
-    "log": elementwise.log,
-    "sqrt": elementwise.sqrt,
-    "sin": elementwise.sin,
-    "cos": elementwise.cos,
-    "tanh": elementwise.tanh,
-    "sigmoid": elementwise.sigmoid,
-    "relu": elementwise.relu,
-    "clamp": elementwise.clamp,
-    "clip": elementwise.clamp,
-    "floor": elementwise.floor,
-    "ceil": elementwise.ceil,
-    "round": elementwise.round,
-    "sign": elementwise.sign,
-    "maximum": maximum,
-    "minimum": minimum,
-    "where": where,
-    "eq": eq,
-    "ne": ne,
-    "lt": lt,
-    "le": le,
-    "gt": gt,
-    "ge": ge,
-    "logical_not": elementwise.logical_not,
-    "bitwise_not": elementwise.bitwise_not,
-    "isnan": elementwise.isnan,
-    "isinf": elementwise.isinf,
-    "isfinite": elementwise.isfinite,
-    "equal": equal,
-    "allclose": allclose,
-    "add_": elementwise.add_,
-    "sub_": elementwise.sub_,
-    "mul_": elementwise.mul_,
-    "div_": elementwise.div_,
-    "floor_divide_": elementwise.floor_divide_,
-    "remainder_": elementwise.remainder_,
-    "pow_": elementwise.pow_,
-    "neg_": elementwise.neg_,
-    "abs_": elementwise.abs_,
-    "exp_": elementwise.exp_,
-    "log_": elementwise.log_,
-    "sqrt_": elementwise.sqrt_,
-    "sin_": elementwise.sin_,
-    "cos_": elementwise.cos_,
-    "tanh_": elementwise.tanh_,
-    "sigmoid_": elementwise.sigmoid_,
-    "relu_": elementwise.relu_,
-    "clamp_": elementwise.clamp_,
-    "clip_": elementwise.clamp_,
-    "floor_": elementwise.floor_,
-    "ceil_": elementwise.ceil_,
-    "round_": elementwise.round_,
-    "sign_": elementwise.sign_,
-    "copy_": copy_,
-    "fill_": elementwise.fill_,
-    "zero_": elementwise.zero_,
-}
+class ElementwiseMethods:
+    """Arithmetic, comparisons, math functions and their in-place forms: ``ops.elementwise``."""
+
+    add = add
+    sub = sub
+    subtract = sub
+    mul = mul
+    multiply = mul
+    div = div
+    divide = div
+    true_divide = div
+    floor_divide = floor_divide
+    remainder = remainder
+    pow = power
+    neg = elementwise.neg
+    negative = elementwise.neg
+    abs = elementwise.abs
+    exp = elementwise.exp
+    log = elementwise.log
+    sqrt = elementwise.sqrt
+    sin = elementwise.sin
+    cos = elementwise.cos
+    tanh = elementwise.tanh
+    sigmoid = elementwise.sigmoid
+    relu = elementwise.relu
+    clamp = elementwise.clamp
+    clip = elementwise.clamp
+    floor = elementwise.floor
+    ceil = elementwise.ceil
+    round = elementwise.round
+    sign = elementwise.sign
+    maximum = maximum
+    minimum = minimum
+    where = where
+    eq = eq
+    ne = ne
+    lt = lt
+    le = le
+    gt = gt
+    ge = ge
+    logical_not = elementwise.logical_not
+    bitwise_not = elementwise.bitwise_not
+    isnan = elementwise.isnan
+    isinf = elementwise.isinf
+    isfinite = elementwise.isfinite
+    equal = equal
+    allclose = allclose
+    add_ = elementwise.add_
+    sub_ = elementwise.sub_
+    mul_ = elementwise.mul_
+    div_ = elementwise.div_
+    floor_divide_ = elementwise.floor_divide_
+    remainder_ = elementwise.remainder_
+    pow_ = elementwise.pow_
+    neg_ = elementwise.neg_
+    abs_ = elementwise.abs_
+    exp_ = elementwise.exp_
+    log_ = elementwise.log_
+    sqrt_ = elementwise.sqrt_
+    sin_ = elementwise.sin_
+    cos_ = elementwise.cos_
+    tanh_ = elementwise.tanh_
+    sigmoid_ = elementwise.sigmoid_
+    relu_ = elementwise.relu_
+    clamp_ = elementwise.clamp_
+    clip_ = elementwise.clamp_
+    floor_ = elementwise.floor_
+    ceil_ = elementwise.ceil_
+    round_ = elementwise.round_
+    sign_ = elementwise.sign_
+    copy_ = copy_
+    fill_ = elementwise.fill_
+    zero_ = elementwise.zero_
 
 
 # --- softmax ---------------------------------------------------------------------------------------
 def softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
-
     return softmax_op.softmax(self, dim, dtype=dtype)
 
 
 def log_softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
-
     return softmax_op.log_softmax(self, dim, dtype=dtype)
 
 
-SOFTMAX_METHODS: dict[str, Any] = {
-    "softmax": softmax_method,
-    "log_softmax": log_softmax_method,
-}
+class SoftmaxMethods:
+    """softmax and log_softmax along a dim: ``ops.softmax``."""
+
+    softmax = softmax_method
+    log_softmax = log_softmax_method
 
 
 # --- reduction -------------------------------------------------------------------------------------
@@ -205,24 +205,25 @@ def norm(self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, d
     return reduction.norm(self, p, dim, keepdim, dtype=dtype)
 
 
-REDUCTION_METHODS: dict[str, Any] = {
-    "sum": reduction.sum,
-    "mean": reduction.mean,
-    "prod": reduction.prod,
-    "max": extrema.max,
-    "min": extrema.min,
-    "amax": extrema.amax,
-    "amin": extrema.amin,
-    "argmax": extrema.argmax,
-    "argmin": extrema.argmin,
-    "var": variance.var,
-    "std": variance.std,
-    "logsumexp": reduction.logsumexp,
-    "cumsum": reduction.cumsum,
-    "all": reduction.all,
-    "any": reduction.any,
-    "norm": norm,
-}
+class ReductionMethods:
+    """Reductions: ``ops.reduction`` (sum, mean...), ``ops.extrema`` (max, min...), ``ops.variance``."""
+
+    sum = reduction.sum
+    mean = reduction.mean
+    prod = reduction.prod
+    max = extrema.max
+    min = extrema.min
+    amax = extrema.amax
+    amin = extrema.amin
+    argmax = extrema.argmax
+    argmin = extrema.argmin
+    var = variance.var
+    std = variance.std
+    logsumexp = reduction.logsumexp
+    cumsum = reduction.cumsum
+    all = reduction.all
+    any = reduction.any
+    norm = norm
 
 
 # --- views -----------------------------------------------------------------------------------------
@@ -244,109 +245,112 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
     return views.contiguous(self)
 
 
-VIEWS_METHODS: dict[str, Any] = {
-    "view": views.view,
-    "view_as": view_as,
-    "reshape": views.reshape,
-    "reshape_as": reshape_as,
-    "flatten": views.flatten,
-    "unflatten": views.unflatten,
-    "permute": views.permute,
-    "transpose": views.transpose,
-    "swapaxes": views.transpose,
-    "swapdims": views.transpose,
-    "t": views.t,
-    "T": property(views.reverse_dims),
-    "mT": property(views.matrix_transpose),
-    "movedim": views.movedim,
-    "moveaxis": views.movedim,
-    "squeeze": views.squeeze,
-    "unsqueeze": views.unsqueeze,
-    "expand": views.expand,
-    "expand_as": expand_as,
-    "narrow": views.narrow,
-    "select": views.select,
-    "diagonal": views.diagonal,
-    "as_strided": views.as_strided,
-    "contiguous": contiguous,
-    "unbind": join.unbind,
-    "split": join.split,
-    "chunk": join.chunk,
-}
+class ViewsMethods:
+    """Views (never a copy): ``ops.views``; split/chunk/unbind return views too (``ops.join``)."""
+
+    view = views.view
+    view_as = view_as
+    reshape = views.reshape
+    reshape_as = reshape_as
+    flatten = views.flatten
+    unflatten = views.unflatten
+    permute = views.permute
+    transpose = views.transpose
+    swapaxes = views.transpose
+    swapdims = views.transpose
+    t = views.t
+    T = property(views.reverse_dims)
+    mT = property(views.matrix_transpose)  # noqa: N815 - torch's name
+    movedim = views.movedim
+    moveaxis = views.movedim
+    squeeze = views.squeeze
+    unsqueeze = views.unsqueeze
+    expand = views.expand
+    expand_as = expand_as
+    narrow = views.narrow
+    select = views.select
+    diagonal = views.diagonal
+    as_strided = views.as_strided
+    contiguous = contiguous
+    unbind = join.unbind
+    split = join.split
+    chunk = join.chunk
 
 
 # --- linalg ----------------------------------------------------------------------------------------
-LINALG_METHODS: dict[str, Any] = {
-    "matmul": linalg.matmul,
-    "mm": linalg.mm,
-    "bmm": linalg.bmm,
-    "dot": linalg.dot,
-    "outer": linalg.outer,
-}
+class LinalgMethods:
+    """Matrix products: ``ops.linalg``."""
+
+    matmul = linalg.matmul
+    mm = linalg.mm
+    bmm = linalg.bmm
+    dot = linalg.dot
+    outer = linalg.outer
 
 
 # --- indexing --------------------------------------------------------------------------------------
-INDEXING_METHODS: dict[str, Any] = {
-    "nonzero": indexing.nonzero,
-    "masked_fill": indexing.masked_fill,
-    "masked_fill_": indexing.masked_fill_,
-    "masked_select": indexing.masked_select,
-    "take": indexing.take,
-    "take_along_dim": indexing.take_along_dim,
-}
+class IndexingMethods:
+    """Masks, flat positions and nonzero: ``ops.indexing``."""
+
+    nonzero = indexing.nonzero
+    masked_fill = indexing.masked_fill
+    masked_fill_ = indexing.masked_fill_
+    masked_select = indexing.masked_select
+    take = indexing.take
+    take_along_dim = indexing.take_along_dim
 
 
 # --- gather scatter --------------------------------------------------------------------------------
-GATHER_SCATTER_METHODS: dict[str, Any] = {
-    "gather": gather_scatter.gather,
-    "scatter": gather_scatter.scatter,
-    "scatter_": gather_scatter.scatter_,
-    "scatter_add": gather_scatter.scatter_add,
-    "scatter_add_": gather_scatter.scatter_add_,
-    "scatter_reduce": gather_scatter.scatter_reduce,
-    "scatter_reduce_": gather_scatter.scatter_reduce_,
-}
+class GatherScatterMethods:
+    """gather, scatter, scatter_add, scatter_reduce: ``ops.gather_scatter``."""
+
+    gather = gather_scatter.gather
+    scatter = gather_scatter.scatter
+    scatter_ = gather_scatter.scatter_
+    scatter_add = gather_scatter.scatter_add
+    scatter_add_ = gather_scatter.scatter_add_
+    scatter_reduce = gather_scatter.scatter_reduce
+    scatter_reduce_ = gather_scatter.scatter_reduce_
 
 
 # --- index slices ---------------------------------------------------------------------------------
-INDEX_SLICES_METHODS: dict[str, Any] = {
-    "index_select": index_slices.index_select,
-    "index_add": index_slices.index_add,
-    "index_add_": index_slices.index_add_,
-    "index_copy": index_slices.index_copy,
-    "index_copy_": index_slices.index_copy_,
-    "index_fill": index_slices.index_fill,
-    "index_fill_": index_slices.index_fill_,
-}
+class IndexSlicesMethods:
+    """index_select, index_add, index_copy, index_fill: ``ops.index_slices``."""
+
+    index_select = index_slices.index_select
+    index_add = index_slices.index_add
+    index_add_ = index_slices.index_add_
+    index_copy = index_slices.index_copy
+    index_copy_ = index_slices.index_copy_
+    index_fill = index_slices.index_fill
+    index_fill_ = index_slices.index_fill_
 
 
 # --- movement --------------------------------------------------------------------------------------
 def flip(self: Tensor, *dims: Any) -> Tensor:
-
     return movement.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
 
 
 def tile(self: Tensor, *dims: Any) -> Tensor:
-
     return movement.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
 
 
 def repeat_interleave(self: Tensor, repeats: Any, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
-
     return movement.repeat_interleave(self, repeats, dim, output_size=output_size)
 
 
-MOVEMENT_METHODS: dict[str, Any] = {
-    "flip": flip,
-    "roll": movement.roll,
-    "tril": movement.tril,
-    "triu": movement.triu,
-    "tril_": movement.tril_,
-    "triu_": movement.triu_,
-    "repeat": movement.repeat,
-    "tile": tile,
-    "repeat_interleave": repeat_interleave,
-}
+class MovementMethods:
+    """Copies that move elements (flip, roll, repeat, tril...): ``ops.movement``."""
+
+    flip = flip
+    roll = movement.roll
+    tril = movement.tril
+    triu = movement.triu
+    tril_ = movement.tril_
+    triu_ = movement.triu_
+    repeat = movement.repeat
+    tile = tile
+    repeat_interleave = repeat_interleave
 
 
 # --- conversions -----------------------------------------------------------------------------------
@@ -401,69 +405,66 @@ def cpu(self: Tensor) -> Tensor:
 
 
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-
     return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
 def new_zeros(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-
     return _creation.zeros(*size, dtype=dtype or self.dtype)
 
 
 def new_ones(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-
     return _creation.ones(*size, dtype=dtype or self.dtype)
 
 
 def new_empty(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-
     return _creation.empty(*size, dtype=dtype or self.dtype)
 
 
 def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None) -> Tensor:
-
     return _creation.full(size, fill_value, dtype=dtype or self.dtype)
 
 
-CONVERSIONS_METHODS: dict[str, Any] = {
-    "clone": clone,
-    "to": to,
-    "type": type_or_convert,
-    "type_as": type_as,
-    "float": as_float,
-    "double": as_double,
-    "half": as_half,
-    "long": as_long,
-    "int": as_int,
-    "bool": as_bool,
-    "byte": as_byte,
-    "cpu": cpu,
-    "new_tensor": new_tensor,
-    "new_zeros": new_zeros,
-    "new_ones": new_ones,
-    "new_empty": new_empty,
-    "new_full": new_full,
-}
+class ConversionsMethods:
+    """Copies, dtype conversions and factories that follow this tensor's dtype: ``ops.copy``, ``_creation``."""
+
+    clone = clone
+    to = to
+    type = type_or_convert
+    type_as = type_as
+    float = as_float
+    double = as_double
+    half = as_half
+    long = as_long
+    int = as_int
+    bool = as_bool
+    byte = as_byte
+    cpu = cpu
+    new_tensor = new_tensor
+    new_zeros = new_zeros
+    new_ones = new_ones
+    new_empty = new_empty
+    new_full = new_full
 
 
-FAMILIES: dict[str, dict[str, Any]] = {
-    "elementwise": ELEMENTWISE_METHODS,
-    "softmax": SOFTMAX_METHODS,
-    "reduction": REDUCTION_METHODS,
-    "views": VIEWS_METHODS,
-    "linalg": LINALG_METHODS,
-    "indexing": INDEXING_METHODS,
-    "gather_scatter": GATHER_SCATTER_METHODS,
-    "index_slices": INDEX_SLICES_METHODS,
-    "movement": MOVEMENT_METHODS,
-    "conversions": CONVERSIONS_METHODS,
-}
+FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods)
+
+
+class TensorMethods(ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods):
+    """Every named method. Tensor inherits it only for type checkers (``x.exp()`` is typed like
+    ``elementwise.exp``); at run time :func:`bind_methods` copies the methods onto Tensor, because
+    Tensor must exist before the op modules that these classes name can be imported."""
+
+
+def named_methods() -> dict[str, Any]:
+    """name -> the method (a function, or a property), over every family."""
+    return {name: value for family in FAMILIES for name, value in vars(family).items() if not name.startswith("__")}
 
 
 def bind_methods(cls: type) -> None:
-    """Set every method of every family on ``cls``; a renamed adapter gets the method's name."""
-    for table in FAMILIES.values():
-        for name, method in table.items():
-            if getattr(method, "__module__", None) == __name__ and method.__name__ not in table:
-                method.__name__, method.__qualname__ = name, f"{cls.__name__}.{name}"  # as_float -> float
-            setattr(cls, name, method)
+    """Set every named method on ``cls``; an adapter defined here under another name (``as_float``)
+    takes the method's name, so tracebacks and help() say ``Tensor.float``."""
+    methods = named_methods()
+    for name, method in methods.items():
+        if getattr(method, "__module__", None) == __name__ and method.__name__ not in methods:
+            method.__name__, method.__qualname__ = name, f"{cls.__name__}.{name}"
+        setattr(cls, name, method)

@@ -1,4 +1,4 @@
-"""tensorlab/_tensor_methods.py: Tensor's named methods come from one table per op family.
+"""tensorlab/_tensor_methods.py: Tensor's named methods come from one class per op family.
 
 _tensor.py keeps the data structure and the operators; a named method is its op's function (or
 a two-line adapter) bound in one place, so no method body imports an op module.
@@ -19,7 +19,10 @@ import tensorlab as tl
 from tensorlab import _tensor_methods
 
 TENSOR_SOURCE = Path(tl.__file__).parent / "_tensor.py"
-BOUND = [(family, name, method) for family, table in _tensor_methods.FAMILIES.items() for name, method in table.items()]
+BOUND = [
+    (family.__name__, name, method)
+    for family in _tensor_methods.FAMILIES for name, method in vars(family).items() if not name.startswith("__")
+]
 
 
 @pytest.mark.parametrize(("family", "name", "method"), BOUND, ids=[f"{f}.{n}" for f, n, _ in BOUND])

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtype import bool_, int64
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import isnan, maximum, minimum, where
 from .reduction import (
     Sum,
@@ -36,7 +36,7 @@ def _values_and_indices(name: str) -> type:
     def __repr__(self: Any) -> str:  # noqa: N807 - the method being defined
         return f"tensorlab.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
-    base = namedtuple(name, ["values", "indices"])
+    base = namedtuple(name, ["values", "indices"])  # type: ignore[misc]  # a name per op: max, min, ...
     return type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": __name__, "__qualname__": f"return_types.{name}"})
 
 
@@ -69,14 +69,14 @@ class _ExtremumAll(Function):
     name, numpy_reduce = "max", np.max
 
     @classmethod
-    def forward(cls, ctx: Any, x: Tensor) -> Tensor:
+    def forward(cls, ctx: FunctionCtx, x: Tensor) -> Tensor:
         require_nonempty(cls.name, x, (), dim_given=False)
         result = Tensor._from_array(cls.numpy_reduce(x._data), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         x, result = ctx.saved_tensors
         return _share_among_ties(grad, x, result, tuple(range(x.ndim)), nan_is_tie=True)
 
@@ -96,14 +96,14 @@ class _ExtremumOverDims(Function):
     name, numpy_reduce = "amax", np.max
 
     @classmethod
-    def forward(cls, ctx: Any, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+    def forward(cls, ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
         ctx.dims = dims
         result = Tensor._from_array(cls.numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, result = ctx.saved_tensors
         return _share_among_ties(grad, x, result, ctx.dims, nan_is_tie=False), None, None
 
@@ -124,7 +124,7 @@ class _ExtremumAlongDim(Function):
     name, numpy_arg = "max", np.argmax
 
     @classmethod
-    def forward(cls, ctx: Any, x: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
+    def forward(cls, ctx: FunctionCtx, x: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
         require_nonempty(cls.name, x, (dim,), dim_given=True)
         data = x._data if x.ndim else x._data.reshape(1)
         axis = dim if x.ndim else 0
@@ -136,7 +136,7 @@ class _ExtremumAlongDim(Function):
         return Tensor._from_array(values.reshape(out_shape), x.dtype), Tensor._from_array(indices.reshape(out_shape), int64)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor, grad_indices: Tensor) -> tuple:
         shape, dim = ctx.input_shape, ctx.dim
         positions = np.arange(shape[dim] if shape else 1).reshape([-1 if d == dim else 1 for d in range(len(shape))])
         picked = Tensor._from_array(positions == ctx.kept_indices, bool_)

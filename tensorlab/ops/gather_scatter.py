@@ -26,7 +26,7 @@ import numpy as np
 
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import inplace, where
 from .picking import PickElements, positions_at
 from .views import Layout
@@ -102,7 +102,7 @@ def _coordinates(index: np.ndarray, dim: int) -> tuple:
     Its own position ``(i, j, k)`` in ``index`` (an open grid from ``np.indices``), except that
     along ``dim`` the index *value* replaces the position: ``(i, index[i, j, k], k)`` for dim 1.
     """
-    coords = list(np.indices(index.shape, sparse=True))
+    coords: list[np.ndarray] = list(np.indices(index.shape, sparse=True))
     coords[dim] = index
     return tuple(coords)
 
@@ -154,13 +154,13 @@ class Scatter(Function):
     backward_name = "ScatterBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, src._data, None), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_self = scatter(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
         grad_src = _pad_to(gather(grad, ctx.dim, ctx.index), ctx.src_shape) if ctx.needs_input_grad[3] else None
         return grad_self, None, None, grad_src
@@ -172,14 +172,14 @@ class ScatterValue(Function):
     backward_name = "ScatterBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, value)
         ctx.dim, ctx.index = dim, index
         value = value.item() if isinstance(value, Tensor) else value
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, value, None), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return scatter(grad, ctx.dim, ctx.index, 0.0), None, None, None
 
 
@@ -189,7 +189,7 @@ class ScatterReduceLegacy(Function):
     backward_name = "NotImplemented"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Tensor:
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
@@ -198,7 +198,7 @@ class ScatterReduceLegacy(Function):
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, values, how), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         raise RuntimeError("the derivative for 'scatter' with a reduce argument is not implemented.")
 
 
@@ -208,13 +208,13 @@ class ScatterAdd(Function):
     backward_name = "ScatterAddBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, src._data, "sum"), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_src = _pad_to(gather(grad, ctx.dim, ctx.index), ctx.src_shape) if ctx.needs_input_grad[3] else None
         return grad, None, None, grad_src
 
@@ -244,7 +244,7 @@ class ScatterReduce(Function):
     backward_name = "ScatterReduceBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool) -> Tensor:
         if reduce not in REDUCTIONS:
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
         dim = _check_scatter_shapes("scatter_reduce", x, dim, index, src)
@@ -255,7 +255,7 @@ class ScatterReduce(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, src, out = ctx.saved_tensors
         dim, index, reduce, include_self = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
         src = _leading_block_tensor(src, index.shape)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import inplace
 from .gather_scatter import as_1d, check_in_bounds, picking_strides, size_along
 from .picking import PickElements, positions_at
@@ -96,7 +96,7 @@ class IndexAdd(Function):
     backward_name = "IndexAddBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any) -> Tensor:
         dim = _wrap_dim(dim, x.ndim)
         positions = _check_source("index_add_", x, dim, index, source)
         ctx.dim, ctx.index, ctx.alpha = dim, index, alpha
@@ -106,7 +106,7 @@ class IndexAdd(Function):
         return Tensor._from_array(out.reshape(x.shape), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_source = None
         if ctx.needs_input_grad[3]:
             grad_source = index_select(grad, ctx.dim, ctx.index)
@@ -120,7 +120,7 @@ class IndexCopy(Function):
     backward_name = "IndexCopyBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
         dim = _wrap_dim(dim, x.ndim)
         positions = _check_source("index_copy_", x, dim, index, source)
         ctx.dim, ctx.index = dim, index
@@ -129,7 +129,7 @@ class IndexCopy(Function):
         return Tensor._from_array(out.reshape(x.shape), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_self = index_fill(grad, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
         grad_source = index_select(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
         return grad_self, None, None, grad_source
@@ -141,7 +141,7 @@ class IndexFill(Function):
     backward_name = "IndexFillBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         dim = _wrap_dim(dim, x.ndim)
         if index.ndim > 1:
             raise RuntimeError("Index has to be a vector/scalar")
@@ -157,7 +157,7 @@ class IndexFill(Function):
         return Tensor._from_array(out.reshape(x.shape), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return index_fill(grad, ctx.dim, ctx.index, 0), None, None, None
 
 
@@ -167,7 +167,7 @@ class IndexFillTensor(IndexFill):
     backward_name = "IndexFillBackward1"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_value = index_select(grad, ctx.dim, ctx.index).sum() if ctx.needs_input_grad[3] else None
         return index_fill(grad, ctx.dim, ctx.index, 0), None, None, grad_value
 

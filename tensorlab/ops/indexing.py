@@ -27,7 +27,7 @@ from .._dtype import bool_, int32, int64, uint8
 from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.copy_slices import refresh_view_history
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
 from .elementwise import (
@@ -346,7 +346,7 @@ def advanced_positions(layout: Layout, items: tuple) -> np.ndarray:
     view, dims, arrays = _picks(layout, items)
     shape, strides, offset = view
     arrays = _zipped(shape, dims, arrays)
-    picked = sum(a * strides[d] for d, a in zip(dims, arrays, strict=True))  # shape B
+    picked: np.ndarray = sum((a * strides[d] for d, a in zip(dims, arrays, strict=True)), np.zeros((), np.int64))  # shape B
     others = [d for d in range(len(shape)) if d not in dims]
     rest = storage_positions([shape[d] for d in others], [strides[d] for d in others], offset)
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
@@ -418,13 +418,13 @@ class MaskedFill(Function):
     backward_name = "MaskedFillBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, mask: Tensor, value: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, mask: Tensor, value: Any) -> Tensor:
         ctx.save_for_backward(mask)
         fill = np.asarray(value._data if isinstance(value, Tensor) else value).astype(x.dtype.numpy)
         return Tensor._from_array(np.where(mask._data, fill, x._data), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         return masked_fill(grad, mask, 0), None, None
 
@@ -435,7 +435,7 @@ class MaskedFillTensor(MaskedFill):
     backward_name = "MaskedFillBackward1"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         grad_value = masked_fill(grad, mask.logical_not(), 0).sum() if ctx.needs_input_grad[2] else None
         return masked_fill(grad, mask, 0), None, grad_value

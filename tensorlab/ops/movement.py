@@ -29,7 +29,7 @@ import numpy as np
 from .._dtype import int32, int64
 from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import inplace
 from .index_slices import index_select
 from .picking import PickElements, positions_at
@@ -201,12 +201,12 @@ class Tril(Function):
     backward_name = "TrilBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, diagonal: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, diagonal: int) -> Tensor:
         ctx.diagonal = diagonal
         return _keep_side(x, _diagonal_offsets(x.shape) <= diagonal)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Tril.apply(grad, ctx.diagonal), None
 
 
@@ -216,12 +216,12 @@ class Triu(Function):
     backward_name = "TriuBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, diagonal: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, diagonal: int) -> Tensor:
         ctx.diagonal = diagonal
         return _keep_side(x, _diagonal_offsets(x.shape) >= diagonal)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Triu.apply(grad, ctx.diagonal), None
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .._storage import contiguous_strides
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .views import Layout, layout_of
 
 __all__: list[str] = []
@@ -62,12 +62,12 @@ class PickElements(Function):
     backward_name = "IndexBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, positions: PositionMap) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, positions: PositionMap) -> Tensor:
         ctx.input_shape, ctx.positions = x.shape, positions
         return Tensor._from_array(np.take(x._storage.array, positions(layout_of(x))), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return SumInto.apply(grad, ctx.input_shape, ctx.positions), None
 
 
@@ -77,14 +77,14 @@ class SumInto(Function):
     backward_name = "IndexPutBackward0"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, shape: tuple, positions: PositionMap) -> Tensor:
+    def forward(ctx: FunctionCtx, g: Tensor, shape: tuple, positions: PositionMap) -> Tensor:
         ctx.positions = positions
         flat = np.zeros(math.prod(shape), dtype=g.dtype.numpy)
         np.add.at(flat, positions(contiguous_layout(shape)), g._data)  # add.at: repeats accumulate
         return Tensor._from_array(flat.reshape(shape), g.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return PickElements.apply(grad, ctx.positions), None, None
 
 
@@ -98,7 +98,7 @@ class PutElements(Function):
     backward_name = "IndexPutBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, value: Any, positions: PositionMap) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, value: Any, positions: PositionMap) -> Tensor:
         ctx.positions = positions
         out = np.array(x._data, order="C")
         where = positions(contiguous_layout(x.shape))
@@ -106,7 +106,7 @@ class PutElements(Function):
         return Tensor._from_array(out, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_x = PutElements.apply(grad, 0, ctx.positions) if ctx.needs_input_grad[0] else None
         grad_value = PickElements.apply(grad, ctx.positions) if ctx.needs_input_grad[1] else None
         return grad_x, grad_value, None

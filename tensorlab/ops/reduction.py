@@ -20,7 +20,7 @@ import numpy as np
 
 from .._dtype import bool_, dtype, float16, float32, get_default_dtype, int64, to_dtype, uint8
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .elementwise import sign, where
 
@@ -110,13 +110,13 @@ class Sum(Function):
     backward_name = "SumBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         ctx.input_shape, ctx.dims = x.shape, dims
         result = np.sum(x._data, axis=axes_of(x, dims), keepdims=keepdim, dtype=accumulate_dtype(out))
         return Tensor._from_array(result, out)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return _unreduce(grad, ctx.input_shape, ctx.dims), None, None, None
 
 
@@ -162,12 +162,12 @@ class Mean(Function):
     backward_name = "MeanBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         ctx.input_shape, ctx.dims = x.shape, dims
         return Tensor._from_array(mean_array(x, dims, keepdim, out), out)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return mean_backward(grad, ctx.input_shape, ctx.dims), None, None, None
 
 
@@ -197,14 +197,14 @@ class Prod(Function):
     backward_name = "ProdBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         ctx.save_for_backward(x)
         ctx.dims = dims
         result = np.prod(x._data, axis=axes_of(x, dims), keepdims=keepdim, dtype=accumulate_dtype(out))
         return Tensor._from_array(result, out)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         is_zero = x == 0
         nonzero_x = where(is_zero, 1.0, x)
@@ -239,7 +239,7 @@ class Logsumexp(Function):
     backward_name = "LogsumexpBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
         out = x.dtype if x.dtype.is_floating_point else get_default_dtype()
         data = x._data.astype(accumulate_dtype(out), copy=False)
         axes = axes_of(x, dims)
@@ -253,7 +253,7 @@ class Logsumexp(Function):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, result = ctx.saved_tensors
         shape = kept_shape(x.shape, ctx.dims)
         with np.errstate(invalid="ignore"):  # inf - inf where the result is infinite: nan, as torch
@@ -277,14 +277,14 @@ class Cumsum(Function):
     backward_name = "CumsumBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, out: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, out: dtype) -> Tensor:
         ctx.dim = dim
         if not x.ndim:
             return Tensor._from_array(x._data.astype(out.numpy), out)
         return Tensor._from_array(np.cumsum(x._data, axis=dim, dtype=accumulate_dtype(out)), out)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return ReversedCumsum.apply(grad, ctx.dim), None, None
 
 
@@ -292,7 +292,7 @@ class ReversedCumsum(Function):
     """z_i = x_i + x_(i+1) + ... along dim: cumsum's backward. Its own backward is cumsum."""
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> Tensor:
         ctx.dim = dim
         if not x.ndim:
             return Tensor._from_array(x._data.copy(), x.dtype)
@@ -300,7 +300,7 @@ class ReversedCumsum(Function):
         return Tensor._from_array(np.flip(np.cumsum(flipped, axis=dim), axis=dim), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Cumsum.apply(grad, ctx.dim, grad.dtype), None
 
 
@@ -343,7 +343,7 @@ class VectorNorm(Function):
     backward_name = "LinalgVectorNormBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, p: float, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, p: float, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         if (p < 0 or math.isinf(p)) and reduced_numel(x.shape, dims) == 0:
             raise RuntimeError(
                 f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
@@ -358,7 +358,7 @@ class VectorNorm(Function):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, result = ctx.saved_tensors
         p, shape = ctx.p, kept_shape(x.shape, ctx.dims)
         grad, norm_ = grad.reshape(shape).to(x.dtype), result.reshape(shape).to(x.dtype)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 
 __all__: list[str] = []  # torch.softmax exists, but with another signature: reached via Tensor and nn.functional
 
@@ -39,7 +39,7 @@ class Softmax(Function):
     backward_name = "SoftmaxBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> Tensor:
         a = x._data
         shifted = np.exp(a - np.max(a, axis=dim, keepdims=True)) if a.ndim else np.ones_like(a)
         y = Tensor._from_array(shifted / np.sum(shifted, axis=dim, keepdims=True) if a.ndim else shifted, x.dtype)
@@ -48,7 +48,7 @@ class Softmax(Function):
         return y
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return grad * 0, None
@@ -64,7 +64,7 @@ class LogSoftmax(Function):
     backward_name = "LogSoftmaxBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> Tensor:
         a = x._data
         if a.ndim == 0:
             y = Tensor._from_array(np.zeros_like(a), x.dtype)
@@ -77,7 +77,7 @@ class LogSoftmax(Function):
         return y
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (y,) = ctx.saved_tensors
         if y.ndim == 0:
             return grad * 0, None
@@ -95,14 +95,14 @@ class LogSoftmaxBackwardData(Function):
     backward_name = "LogSoftmaxBackwardDataBackward0"
 
     @staticmethod
-    def forward(ctx: Any, grad: Tensor, y: Tensor, dim: int) -> Tensor:
+    def forward(ctx: FunctionCtx, grad: Tensor, y: Tensor, dim: int) -> Tensor:
         g = grad._data
         ctx.save_for_backward(grad, y)
         ctx.dim = dim
         return Tensor._from_array(g - np.exp(y._data) * g.sum(axis=dim, keepdims=True), grad.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad_grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad_grad: Tensor) -> tuple:
         grad, y = ctx.saved_tensors
         weighted = grad_grad * y.exp()
         d_grad = grad_grad - weighted.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None

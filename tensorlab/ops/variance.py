@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import where
 from .reduction import (
     accumulate_dtype,
@@ -62,7 +62,7 @@ def _spread(name: str, x: Tensor, dims: tuple, correction: float, keepdim: bool,
         return numpy_spread(x._data, axis=axes_of(x, dims), ddof=correction, keepdims=keepdim, dtype=accumulate_dtype(x.dtype))
 
 
-def _var_backward(grad: Tensor, x: Tensor, ctx: Any) -> Tensor:
+def _var_backward(grad: Tensor, x: Tensor, ctx: FunctionCtx) -> Tensor:
     """d var / dx_i = 2 (x_i - mean) / (n - correction); ``grad`` has the keepdim shape.
 
     With no degrees of freedom left over a whole-tensor reduction, torch returns inf (nan where
@@ -89,13 +89,13 @@ class Var(Function):
     backward_name = "VarBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
         ctx.save_for_backward(x)
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
         return Tensor._from_array(_spread("var", x, dims, correction, keepdim, root=False), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         grad = grad.reshape(kept_shape(x.shape, ctx.dims))
         return _var_backward(grad, x, ctx), None, None, None, None
@@ -107,14 +107,14 @@ class Std(Function):
     backward_name = "StdBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
         result = Tensor._from_array(_spread("std", x, dims, correction, keepdim, root=True), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, std = ctx.saved_tensors
         shape = kept_shape(x.shape, ctx.dims)
         grad_var = _std_to_var_grad(grad.reshape(shape), std.reshape(shape))
@@ -127,14 +127,14 @@ class VarMean(Function):
     backward_name = "VarMeanBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
         ctx.save_for_backward(x)
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
         spread = Tensor._from_array(_spread("var_mean", x, dims, correction, keepdim, root=False), x.dtype)
         return spread, Tensor._from_array(mean_array(x, dims, keepdim, x.dtype), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad_var: Tensor, grad_mean: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad_var: Tensor, grad_mean: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         shape = kept_shape(x.shape, ctx.dims)
         from_var = _var_backward(grad_var.reshape(shape), x, ctx)
@@ -147,14 +147,14 @@ class StdMean(Function):
     backward_name = "StdMeanBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
         spread = Tensor._from_array(_spread("std_mean", x, dims, correction, keepdim, root=True), x.dtype)
         ctx.save_for_backward(x, spread)
         return spread, Tensor._from_array(mean_array(x, dims, keepdim, x.dtype), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad_std: Tensor, grad_mean: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad_std: Tensor, grad_mean: Tensor) -> tuple:
         x, std = ctx.saved_tensors
         shape = kept_shape(x.shape, ctx.dims)
         grad_var = _std_to_var_grad(grad_std.reshape(shape), std.reshape(shape))

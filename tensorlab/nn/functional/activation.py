@@ -7,12 +7,11 @@ can be differentiated again; the others are the tensor ops themselves.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from ..._tensor import Tensor, require_tensors
-from ...autograd.function import Function
+from ...autograd.function import Function, FunctionCtx
 from ...ops import elementwise
 from ...ops.softmax import log_softmax, softmax
 
@@ -48,12 +47,12 @@ class Erf(Function):
     backward_name = "ErfBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         return Tensor._from_array(erf(x._data), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return grad * (-x * x).exp() * (2 / math.sqrt(math.pi))
 
@@ -69,7 +68,7 @@ class Gelu(Function):
     backward_name = "GeluBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, approximate: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, approximate: str) -> Tensor:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
         a = x._data
@@ -79,7 +78,7 @@ class Gelu(Function):
         return Tensor._from_array(0.5 * a * (1 + erf(a / math.sqrt(2))), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         if ctx.approximate == "tanh":
             k = math.sqrt(2 / math.pi)

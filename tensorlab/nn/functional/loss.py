@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._dtype import bool_, int64, uint8
 from ..._tensor import Tensor
-from ...autograd.function import Function
+from ...autograd.function import Function, FunctionCtx
 from ...autograd.grad_mode import is_grad_enabled
 from ...ops.broadcasting import broadcast_pair
 from ...ops.elementwise import where
@@ -61,7 +61,7 @@ class NllLoss(Function):
     backward_name = "NllLossBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str) -> Tensor:
         # Few, whole-array NumPy calls: the loss runs right after a big matrix product has pushed
         # everything out of the CPU caches, where each small call costs several microseconds.
         a = x._data if x.ndim > 1 else x._data[None]  # (C,) is a batch of one
@@ -100,7 +100,7 @@ class NllLoss(Function):
         return Tensor._from_array(out, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (scaled_mask,) = ctx.saved_tensors
         if ctx.reduction == "none" and ctx.input_ndim > 1:
             grad = grad.unsqueeze(1)
@@ -185,7 +185,7 @@ class BinaryCrossEntropy(Function):
     backward_name = "BinaryCrossEntropyBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
         a, b = x._data, t._data
         if np.any((a < 0) | (a > 1)):
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -198,7 +198,7 @@ class BinaryCrossEntropy(Function):
         return Tensor._from_array(_reduce(loss * w, reduction), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, t, weight = ctx.saved_tensors
         g = _unreduce(grad, ctx.reduction, ctx.shape)
         if weight is not None:
@@ -240,12 +240,12 @@ class Softplus(Function):
     backward_name = "SoftplusBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         return Tensor._from_array(_softplus(x._data), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return grad * x.sigmoid()
 
@@ -261,7 +261,7 @@ class BinaryCrossEntropyWithLogits(Function):
     backward_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, pos_weight: Tensor | None, reduction: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, t: Tensor, weight: Tensor | None, pos_weight: Tensor | None, reduction: str) -> Tensor:
         a, b = x._data, t._data
         pw = pos_weight._data if pos_weight is not None else 1
         log_weight = 1 + (pw - 1) * b
@@ -273,7 +273,7 @@ class BinaryCrossEntropyWithLogits(Function):
         return Tensor._from_array(_reduce(loss, reduction), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, t, weight, pos_weight = ctx.saved_tensors
         g = _unreduce(grad, ctx.reduction, ctx.shape)
         if weight is not None:
@@ -304,7 +304,7 @@ class MseLoss(Function):
     backward_name = "MseLossBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, t: Tensor, weight: Tensor | None, reduction: str) -> Tensor:
         diff = x._data - t._data
         loss = diff * diff if weight is None else weight._data * diff * diff
         ctx.reduction, ctx.shape = reduction, tuple(np.shape(loss))
@@ -312,7 +312,7 @@ class MseLoss(Function):
         return Tensor._from_array(_reduce(np.asarray(loss), reduction), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, t, weight = ctx.saved_tensors
         g = _unreduce(grad, ctx.reduction, ctx.shape) * (x - t) * 2
         if weight is not None:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._tensor import Tensor
-from ...autograd.function import Function
+from ...autograd.function import Function, FunctionCtx
 from ...ops.broadcasting import sum_to_shape
 
 __all__ = ["layer_norm"]
@@ -28,7 +28,7 @@ class LayerNorm(Function):
     backward_name = "NativeLayerNormBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, normalized_ndim: int, weight: Tensor | None, bias: Tensor | None, eps: float) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, normalized_ndim: int, weight: Tensor | None, bias: Tensor | None, eps: float) -> Tensor:
         a = x._data
         axes = tuple(range(a.ndim - normalized_ndim, a.ndim))
         mean = a.mean(axis=axes, keepdims=True)
@@ -43,7 +43,7 @@ class LayerNorm(Function):
         return Tensor._from_array(y, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
         axes = list(ctx.axes)
         normalized_shape = tuple(grad.shape[grad.ndim - len(axes):])

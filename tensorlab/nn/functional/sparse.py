@@ -6,13 +6,11 @@ gradient into the row it came from with ``index_add`` (repeated indices add up).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ..._dtype import bool_, int32, int64
 from ..._tensor import Tensor
-from ...autograd.function import Function
+from ...autograd.function import Function, FunctionCtx
 from ...ops.elementwise import where
 
 __all__ = ["embedding", "one_hot"]
@@ -29,7 +27,7 @@ class Embedding(Function):
     backward_name = "EmbeddingBackward0"
 
     @staticmethod
-    def forward(ctx: Any, weight: Tensor, indices: Tensor, padding_idx: int | None) -> Tensor:
+    def forward(ctx: FunctionCtx, weight: Tensor, indices: Tensor, padding_idx: int | None) -> Tensor:
         idx = indices._data
         if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
             raise IndexError("index out of range in self")
@@ -37,7 +35,7 @@ class Embedding(Function):
         return Tensor._from_array(weight._data[idx], weight.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         width = grad.shape[-1]
         row_grads = grad.reshape(-1, width)
         rows = ctx.indices.reshape(-1)
