@@ -18,7 +18,7 @@ LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: lab test lint bench setup clean
+.PHONY: lab test lint bench op-index setup clean
 
 setup: $(STAMP)
 
@@ -46,8 +46,16 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \
 	exit $$status
 
+# ruff, then mypy on tensorlab/ (settings and the list of modules still to type: pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check .
+	status=0; \
+	$(BIN)/ruff check . || status=$$?; \
+	$(BIN)/mypy || status=$$?; \
+	exit $$status
+
+# docs/op-index.md: every op -> its Function, first test and notebook cells (checked by tests/test_op_index.py).
+op-index: $(STAMP)
+	$(BIN)/python docs/make_op_index.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench --fresh

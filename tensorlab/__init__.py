@@ -62,13 +62,16 @@ from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
 from .ops.einsum import *  # noqa: F403
 from .ops.elementwise import *  # noqa: F403
+from .ops.extrema import *  # noqa: F403
+from .ops.gather_scatter import *  # noqa: F403
+from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
-from .ops.scatter import *  # noqa: F403
-from .ops.shape import *  # noqa: F403
+from .ops.variance import *  # noqa: F403
+from .ops.views import *  # noqa: F403
 
 half, float, double = float16, float32, float64  # noqa: A001
 long, int = int64, int32  # noqa: A001

@@ -61,6 +61,20 @@ def test_lazy_submodules_are_the_ones_that_exist() -> None:
             getattr(tensorlab, name)
 
 
+def test_the_tensor_core_never_imports_nn() -> None:
+    """softmax, log_softmax, conv and pad are core ops (tensorlab/ops/): using them from a tensor
+    loads no part of tensorlab.nn, which builds on the core and not the other way round."""
+    probe = (
+        "import sys\n"
+        "import tensorlab as tl\n"
+        "x = tl.randn(2, 3, requires_grad=True)\n"
+        "(x.softmax(1) + x.log_softmax(0)).sum().backward()\n"
+        "print(sorted(name for name in sys.modules if name.startswith('tensorlab.nn')))\n"
+    )
+    answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert answer.strip() == "[]"
+
+
 def test_console_script_prints_the_version() -> None:
     script = shutil.which("tensorlab", path=str(BIN)) or shutil.which("tensorlab")
     assert script, "the `tensorlab` console script is not installed"

@@ -179,7 +179,7 @@ def refresh_view_history(view: Tensor) -> None:
     meta = info.creation_meta(view)
     if meta != "default":
         raise RuntimeError(rebase_error(view, meta, indirect=True))
-    from ..ops.shape import AsStrided
+    from ..ops.views import AsStrided
 
     previous, state.enabled = state.enabled, True
     try:

@@ -70,6 +70,10 @@ class FunctionCtx:
     def needs_input_grad(self) -> tuple[bool, ...]:
         return tuple(getattr(x, "_requires_grad", False) for x in self._inputs)
 
+    if TYPE_CHECKING:  # forward keeps whatever backward needs on ctx: ``ctx.dim = dim``
+        def __getattr__(self, name: str) -> Any: ...
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
 
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.

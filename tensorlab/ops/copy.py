@@ -7,7 +7,7 @@ from typing import Any
 from .._dtype import dtype, to_dtype
 from .._storage import is_non_overlapping_and_dense
 from .._tensor import Tensor, require_tensors
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 
 
 class Clone(Function):
@@ -16,11 +16,11 @@ class Clone(Function):
     backward_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         return preserve_format(Tensor._from_array(x._data.copy(order="K"), x.dtype), x)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         return grad
 
 
@@ -42,11 +42,11 @@ class ToDtype(Function):
     backward_name = "ToCopyBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, target: dtype) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, target: dtype) -> Tensor:
         return Tensor._from_array(x._data.astype(target.numpy, order="K"), target)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad, None
 
 

@@ -9,27 +9,25 @@ sharing the storage sees the new values (``xs = ys[:]; xs[:, 0] = 7`` changes ``
 
 *Advanced* indexing (lists, integer or bool tensors) cannot be a view: the elements it picks
 are in no strided pattern. It computes the storage position of every picked element
-(:func:`advanced_positions`) and copies them (:class:`PickElements`); assignment writes to
-those positions (:class:`PutElements`). Backward sends each gradient element back to where
-it was picked from, adding up repeats (:class:`SumInto`). masked_select and take are the same
-picking with other rules for the positions; ``ops.movement`` uses it for flip, roll and repeat.
+(:func:`advanced_positions`) and copies them; assignment writes to those positions. The
+copy, the write and their backward are ``ops.picking`` (shared with flip, roll, repeat, gather
+and index_select); masked_select and take are the same picking with other rules for the
+positions.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._dtype import bool_, int32, int64, uint8
-from .._storage import contiguous_strides, storage_positions
+from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.copy_slices import refresh_view_history
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
 from .elementwise import (
@@ -39,7 +37,9 @@ from .elementwise import (
     inplace,
     records_history,
 )
-from .shape import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
+from .gather_scatter import gather
+from .picking import PickElements, PositionMap, PutElements
+from .views import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
 __all__ = ["masked_fill", "masked_select", "nonzero", "take", "take_along_dim"]
 
@@ -267,75 +267,8 @@ def _refresh_if_view(x: Tensor) -> None:
 #    The B dims replace the picked dims in place when those are adjacent in ``v``; when they
 #    are separated (by a slice, ``None`` or ``...`` that kept a dim) they go to the front.
 #
-# The positions are computed by a function of the layout (:data:`PositionMap`), so backward can
-# apply the same index to a contiguous zero tensor of x's shape.
-PositionMap = Callable[[Layout], np.ndarray]  # layout of x -> storage position of each output element
-
-
-class PickElements(Function):
-    """y[b] = storage[positions(x's layout)[b]]: a copy; an element may be picked many times.
-
-    dy/dx: every gradient element goes back to the element it was picked from; elements picked
-    several times get the *sum* (:class:`SumInto`, like ``index_put_`` with accumulate=True).
-    """
-
-    backward_name = "IndexBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, positions: PositionMap) -> Tensor:
-        ctx.input_shape, ctx.positions = x.shape, positions
-        return Tensor._from_array(np.take(x._storage.array, positions(layout_of(x))), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        return SumInto.apply(grad, ctx.input_shape, ctx.positions), None
-
-
-def contiguous_layout(shape: tuple) -> Layout:
-    return tuple(shape), contiguous_strides(shape), 0
-
-
-class SumInto(Function):
-    """z = zeros(shape); z[positions] += g, repeated positions adding up. dz/dg: pick them again."""
-
-    backward_name = "IndexPutBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, g: Tensor, shape: tuple, positions: PositionMap) -> Tensor:
-        ctx.positions = positions
-        flat = np.zeros(math.prod(shape), dtype=g.dtype.numpy)
-        np.add.at(flat, positions(contiguous_layout(shape)), g._data)  # add.at: repeats accumulate
-        return Tensor._from_array(flat.reshape(shape), g.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        return PickElements.apply(grad, ctx.positions), None, None
-
-
-class PutElements(Function):
-    """y = x with y[positions] = v (v broadcast): what ``x[index] = v`` computes.
-
-    dy/dx: the gradient with the written positions zeroed (those values were overwritten);
-    dy/dv: the gradient picked at the written positions (summed back over broadcast dims).
-    """
-
-    backward_name = "IndexPutBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, value: Any, positions: PositionMap) -> Tensor:
-        ctx.positions = positions
-        out = np.array(x._data, order="C")
-        where = positions(contiguous_layout(x.shape))
-        out.reshape(-1)[where] = np.broadcast_to(value._data if isinstance(value, Tensor) else value, where.shape)
-        return Tensor._from_array(out, x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        grad_x = PutElements.apply(grad, 0, ctx.positions) if ctx.needs_input_grad[0] else None
-        grad_value = PickElements.apply(grad, ctx.positions) if ctx.needs_input_grad[1] else None
-        return grad_x, grad_value, None
-
-
+# The positions are computed by a function of the layout (``ops.picking.PositionMap``), so
+# backward can apply the same index to a contiguous zero tensor of x's shape.
 def _stand_in(item: Any) -> tuple:
     """The basic items that keep the dims an advanced item will pick along (step 1 above)."""
     if not isinstance(item, np.ndarray):
@@ -413,7 +346,7 @@ def advanced_positions(layout: Layout, items: tuple) -> np.ndarray:
     view, dims, arrays = _picks(layout, items)
     shape, strides, offset = view
     arrays = _zipped(shape, dims, arrays)
-    picked = sum(a * strides[d] for d, a in zip(dims, arrays, strict=True))  # shape B
+    picked: np.ndarray = sum((a * strides[d] for d, a in zip(dims, arrays, strict=True)), np.zeros((), np.int64))  # shape B
     others = [d for d in range(len(shape)) if d not in dims]
     rest = storage_positions([shape[d] for d in others], [strides[d] for d in others], offset)
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
@@ -485,13 +418,13 @@ class MaskedFill(Function):
     backward_name = "MaskedFillBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, mask: Tensor, value: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, mask: Tensor, value: Any) -> Tensor:
         ctx.save_for_backward(mask)
         fill = np.asarray(value._data if isinstance(value, Tensor) else value).astype(x.dtype.numpy)
         return Tensor._from_array(np.where(mask._data, fill, x._data), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         return masked_fill(grad, mask, 0), None, None
 
@@ -502,7 +435,7 @@ class MaskedFillTensor(MaskedFill):
     backward_name = "MaskedFillBackward1"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         grad_value = masked_fill(grad, mask.logical_not(), 0).sum() if ctx.needs_input_grad[2] else None
         return masked_fill(grad, mask, 0), None, grad_value
@@ -568,8 +501,6 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     With ``dim=None`` both are flattened first. Along ``dim`` the indices wrap around modulo the
     size (torch 2.13 does this; gather itself rejects out-of-range indices).
     """
-    from .scatter import gather
-
     if indices.dtype is not int64:
         raise RuntimeError(
             f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype.scalar_type}"

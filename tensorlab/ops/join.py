@@ -21,7 +21,7 @@ import numpy as np
 
 from .._dtype import dtype, promote_types
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 
 __all__ = ["cat", "chunk", "concat", "concatenate", "hstack", "split", "stack", "unbind", "vstack"]
 
@@ -65,7 +65,7 @@ class Cat(Function):
     backward_name = "CatBackward0"
 
     @staticmethod
-    def forward(ctx: Any, dim: int, out_dtype: dtype, *tensors: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, dim: int, out_dtype: dtype, *tensors: Tensor) -> Tensor:
         kept = [t for t in tensors if not _is_legacy_empty(t)] or list(tensors[:1])
         ctx.dim = dim
         ctx.sizes = [0 if _is_legacy_empty(t) else t.shape[dim] for t in tensors]
@@ -74,7 +74,7 @@ class Cat(Function):
         return Tensor._from_array(np.concatenate(arrays, axis=dim), out_dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         kept_sizes = [size for size, legacy in zip(ctx.sizes, ctx.legacy, strict=True) if not legacy]
         pieces = iter(split(grad, kept_sizes, ctx.dim) if kept_sizes else ())
         grads = [grad.new_zeros(0) if legacy else next(pieces) for legacy in ctx.legacy]
@@ -122,13 +122,13 @@ class Stack(Function):
     backward_name = "StackBackward0"
 
     @staticmethod
-    def forward(ctx: Any, dim: int, out_dtype: dtype, *tensors: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, dim: int, out_dtype: dtype, *tensors: Tensor) -> Tensor:
         ctx.dim = dim
         arrays = [t._data.astype(out_dtype.numpy, copy=False) for t in tensors]
         return Tensor._from_array(np.stack(arrays, axis=dim), out_dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return (None, None, *unbind(grad, ctx.dim))
 
 
@@ -184,7 +184,7 @@ class SplitWithSizes(Function):
     backward_name = "SplitWithSizesBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, sizes: tuple[int, ...], dim: int) -> tuple[Tensor, ...]:
+    def forward(ctx: FunctionCtx, x: Tensor, sizes: tuple[int, ...], dim: int) -> tuple[Tensor, ...]:
         ctx.dim = dim
         pieces, start = [], 0
         for size in sizes:
@@ -193,7 +193,7 @@ class SplitWithSizes(Function):
         return tuple(pieces)
 
     @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
         return cat(list(grads), ctx.dim), None, None
 
 
@@ -279,7 +279,7 @@ class Unbind(Function):
     backward_name = "UnbindBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> tuple[Tensor, ...]:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> tuple[Tensor, ...]:
         ctx.dim = dim
         shape = x.shape[:dim] + x.shape[dim + 1 :]
         strides = x.stride()[:dim] + x.stride()[dim + 1 :]
@@ -290,7 +290,7 @@ class Unbind(Function):
         )
 
     @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
         return stack(list(grads), ctx.dim), None
 
 

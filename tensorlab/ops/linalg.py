@@ -28,7 +28,7 @@ from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.function import Function
 from .broadcasting import broadcast_pair, sum_to_shape
-from .shape import expand_layout
+from .views import expand_layout
 
 __all__ = ["addmm", "bmm", "dot", "matmul", "mm", "outer"]
 

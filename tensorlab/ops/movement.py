@@ -1,5 +1,5 @@
-"""Movement ops: copies that reorder, repeat or cut elements — flip, roll, repeat, tile,
-repeat_interleave, tril, triu.
+"""Movement ops: copies that move elements — flip, roll, repeat, tile, repeat_interleave,
+tril, triu. (The ops that rearrange elements *without* copying are views: ``ops.views``.)
 
 flip, roll and repeat make every output element a copy of *one* input element, chosen by a
 rule applied to each coordinate separately:
@@ -10,10 +10,11 @@ rule applied to each coordinate separately:
 
 So output element ``(i0, i1, ...)`` lives at storage position
 ``offset + rule0(i0) * stride0 + rule1(i1) * stride1 + ...`` of the input — the strided-view
-formula with each coordinate passed through its rule (:func:`coordinate_positions`). Picking
-the elements and the backward (add each gradient element back where it came from; repeated
-elements add up) are :class:`ops.indexing.PickElements`. (flip would be a view if strides
-could be negative, as in NumPy; torch does not allow negative strides, so it copies.)
+formula with each coordinate passed through its rule (``ops.picking.positions_at`` on the open
+grid ``np.ix_(rule0, rule1, ...)``). Picking the elements and the backward (add each gradient
+element back where it came from; repeated elements add up) are ``ops.picking.PickElements``.
+(flip would be a view if strides could be negative, as in NumPy; torch does not allow negative
+strides, so it copies.)
 
 tril and triu keep the elements on one side of a diagonal and zero the rest; repeat_interleave
 is index_select with each index repeated.
@@ -21,7 +22,6 @@ is index_select with each index repeated.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,25 +29,14 @@ import numpy as np
 from .._dtype import int32, int64
 from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .elementwise import inplace
-from .indexing import Layout, PickElements
+from .index_slices import index_select
+from .picking import PickElements, positions_at
 from .reduction import normalize_dims
+from .views import Layout
 
 __all__ = ["flip", "repeat_interleave", "roll", "tile", "tril", "triu"]
-
-
-def coordinate_positions(coordinates: Sequence[np.ndarray], strides: Sequence[int], offset: int) -> np.ndarray:
-    """offset + sum_d coordinates[d][i_d] * strides[d] for every output element (i0, i1, ...).
-
-    ``coordinates[d]`` lists, for each output index along dim d, the input index it reads.
-    With ``arange(size)`` for every dim this is exactly ``_storage.storage_positions``.
-    """
-    shape = tuple(len(c) for c in coordinates)
-    positions = np.full(shape, offset, dtype=np.int64)
-    for d, (coords, stride) in enumerate(zip(coordinates, strides, strict=True)):
-        positions += (np.asarray(coords, dtype=np.int64) * stride).reshape((len(coords),) + (1,) * (len(shape) - d - 1))
-    return positions
 
 
 def _wrapping(steps: np.ndarray, size: int) -> np.ndarray:
@@ -76,7 +65,7 @@ def flip(input: Tensor, dims: Any) -> Tensor:  # noqa: A002
     coordinates = [
         np.arange(size)[::-1] if d in flipped else np.arange(size) for d, size in enumerate(input.shape)
     ]
-    return Flip.apply(input, lambda layout: coordinate_positions(coordinates, layout[1], layout[2]))
+    return Flip.apply(input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
 
 
 class Roll(PickElements):
@@ -107,7 +96,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:  # noqa: A002
     for shift, dim in zip(shifts, dims, strict=True):
         d = _wrap_dim(dim, input.ndim)
         coordinates[d] = _wrapping(coordinates[d] - shift, shape[d])  # rolling twice adds shifts
-    return Roll.apply(input, lambda layout: coordinate_positions(coordinates, layout[1], layout[2]))
+    return Roll.apply(input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
 
 
 # --- repeat, tile, repeat_interleave: each element used several times -------------------------
@@ -134,7 +123,7 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(out_shape)}")
     coordinates = [_wrapping(np.arange(out), size) for out, size in zip(out_shape, in_shape, strict=True)]
     return Repeat.apply(
-        input, lambda layout: coordinate_positions(coordinates, (0,) * new_dims + tuple(layout[1]), layout[2])
+        input, lambda layout: positions_at(np.ix_(*coordinates), (0,) * new_dims + tuple(layout[1]), layout[2])
     )
 
 
@@ -151,8 +140,6 @@ def repeat_interleave(input: Tensor, repeats: Any = None, dim: int | None = None
     index [0]*r0 + [1]*r1 + ... . ``repeat_interleave(r)`` alone returns that index. Without
     dim the input is flattened first.
     """
-    from .scatter import index_select
-
     if repeats is None:  # torch.repeat_interleave(counts)
         if input.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
@@ -214,12 +201,12 @@ class Tril(Function):
     backward_name = "TrilBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, diagonal: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, diagonal: int) -> Tensor:
         ctx.diagonal = diagonal
         return _keep_side(x, _diagonal_offsets(x.shape) <= diagonal)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Tril.apply(grad, ctx.diagonal), None
 
 
@@ -229,12 +216,12 @@ class Triu(Function):
     backward_name = "TriuBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, diagonal: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, diagonal: int) -> Tensor:
         ctx.diagonal = diagonal
         return _keep_side(x, _diagonal_offsets(x.shape) >= diagonal)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Triu.apply(grad, ctx.diagonal), None
 
 

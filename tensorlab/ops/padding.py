@@ -17,7 +17,7 @@ import numpy as np
 
 from .._dtype import int64
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 
 __all__ = ["pad"]
 
@@ -39,7 +39,7 @@ class Pad(Function):
     backward_name = "ConstantPadNdBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, indices: dict, value: float) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, indices: dict, value: float) -> Tensor:
         y = x._data
         for axis, index in indices.items():
             y = np.take(y, np.maximum(index, 0), axis=axis)
@@ -50,7 +50,7 @@ class Pad(Function):
         return Tensor._from_array(y, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         g = grad  # tensor ops (index_select, index_add), so double backward works
         for axis, index in reversed(ctx.indices.items()):
             copied = np.flatnonzero(index >= 0)  # fill values came from nowhere

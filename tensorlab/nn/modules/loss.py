@@ -10,6 +10,7 @@ from typing import Any
 
 from ..._tensor import Tensor
 from .. import functional as F
+from ..functional.loss import _reduction
 from .module import Module
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "NLLLoss"]
@@ -18,7 +19,7 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "NLLLo
 class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = F._reduction(size_average, reduce, reduction)
+        self.reduction = _reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):

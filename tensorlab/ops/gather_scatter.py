@@ -8,12 +8,14 @@ For a 3-d tensor and ``dim == 1`` the rules are
 so every element of ``index`` names one element: its own coordinates, except along ``dim``,
 where the index value is used instead (:func:`_coordinates`). Gather and scatter do **not**
 broadcast: ``index`` has as many dims as ``input``, and may only be smaller elsewhere.
-The ``index_*`` family (``index_select``, ``index_add``, ...) is the 1-d-index version: a whole
-slice ``input.select(dim, index[i])`` moves at a time.
+The ``index_*`` family (``index_select``, ``index_add``, ...), the 1-d-index version where a
+whole slice moves at a time, is ``ops.index_slices``.
 
-Gather and scatter_add are each other's adjoints, and so are index_select and index_add: the
-backward of one is the other. Duplicate indices in ``scatter``/``index_copy`` make the result
-depend on which write lands last; torch leaves that unspecified, tensorlab keeps the last.
+gather computes the storage position of every element it reads and copies them with
+``ops.picking.PickElements``, the primitive that advanced indexing, take and flip share; its
+backward adds each gradient element back where it was read (a scatter_add). scatter_add's
+backward is a gather. Duplicate indices in ``scatter`` make the result depend on which write
+lands last; torch leaves that unspecified, tensorlab keeps the last.
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ import numpy as np
 
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
-from .elementwise import inplace
+from ..autograd.function import Function, FunctionCtx
+from .elementwise import inplace, where
+from .picking import PickElements, positions_at
+from .views import Layout
 
-__all__ = [
-    "gather", "index_add", "index_copy", "index_fill", "index_select", "scatter", "scatter_add",
-    "scatter_reduce",
-]
+__all__ = ["gather", "scatter", "scatter_add", "scatter_reduce"]
 
 REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 # np.ufunc.at applies the op once per index entry, so repeated indices all contribute.
@@ -43,7 +44,7 @@ def _check_index_dtype(op: str, index: Tensor) -> None:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
 
 
-def _check_in_bounds(index: np.ndarray, size: int, dim: int, prefix: str = "", error: type = RuntimeError) -> None:
+def check_in_bounds(index: np.ndarray, size: int, dim: int, prefix: str = "", error: type = RuntimeError) -> None:
     """Every index must lie in [0, size): gather/scatter accept no negative indices."""
     bad = (index < 0) | (index >= size)
     if np.any(bad):
@@ -62,7 +63,7 @@ def _check_gather_shapes(x: Tensor, dim: int, index: Tensor) -> int:
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to be no "
                 f"larger than self {list(x.shape)} apart from dimension {dim}"
             )
-    _check_in_bounds(index._data, _size(x, dim), dim)
+    check_in_bounds(index._data, size_along(x, dim), dim)
     return dim
 
 
@@ -86,11 +87,11 @@ def _check_scatter_shapes(op: str, x: Tensor, dim: int, index: Tensor, src: Any)
                 f"Expected index {list(index.shape)} to be no larger than self {list(x.shape)} apart "
                 f"from dimension {dim}{src_part}"
             )
-    _check_in_bounds(index._data, _size(x, dim), dim)
+    check_in_bounds(index._data, size_along(x, dim), dim)
     return dim
 
 
-def _size(x: Tensor, dim: int) -> int:
+def size_along(x: Tensor, dim: int) -> int:
     return x.shape[dim] if x.ndim else 1
 
 
@@ -101,7 +102,7 @@ def _coordinates(index: np.ndarray, dim: int) -> tuple:
     Its own position ``(i, j, k)`` in ``index`` (an open grid from ``np.indices``), except that
     along ``dim`` the index *value* replaces the position: ``(i, index[i, j, k], k)`` for dim 1.
     """
-    coords = list(np.indices(index.shape, sparse=True))
+    coords: list[np.ndarray] = list(np.indices(index.shape, sparse=True))
     coords[dim] = index
     return tuple(coords)
 
@@ -111,20 +112,21 @@ def _leading_block(array: np.ndarray, shape: tuple) -> np.ndarray:
     return array[tuple(slice(0, s) for s in shape)]
 
 
-def _as_1d(array: np.ndarray) -> np.ndarray:
+def as_1d(array: np.ndarray) -> np.ndarray:
     return array.reshape(1) if array.ndim == 0 else array
 
 
-def _gather_array(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
-    return _as_1d(x)[_coordinates(_as_1d(index), dim)].reshape(index.shape)
+def picking_strides(layout: Layout) -> tuple:
+    """A 0-d tensor is read as 1-d (one element, stride 1), as gather and index_select treat it."""
+    return tuple(layout[1]) or (1,)
 
 
 def _scatter_array(x: np.ndarray, dim: int, index: np.ndarray, src: Any, reduce: str | None) -> np.ndarray:
     """A copy of x with src written (or accumulated with ``reduce``) at the indexed positions."""
-    out = _as_1d(x).copy()
-    index = _as_1d(index)
+    out = as_1d(x).copy()
+    index = as_1d(index)
     where = _coordinates(index, dim)
-    values = _leading_block(_as_1d(src), index.shape) if isinstance(src, np.ndarray) else src
+    values = _leading_block(as_1d(src), index.shape) if isinstance(src, np.ndarray) else src
     if reduce is None:
         out[where] = values
     else:
@@ -133,21 +135,13 @@ def _scatter_array(x: np.ndarray, dim: int, index: np.ndarray, src: Any, reduce:
 
 
 # --- gather / scatter as autograd Functions ------------------------------------------------
-class Gather(Function):
-    """out = input[..., index, ...] along dim. Backward: scatter_add the gradient back to where it was read."""
+class Gather(PickElements):
+    """out = input at the coordinates :func:`_coordinates` names: picking (``ops.picking``).
+
+    Backward: add the gradient back to where it was read (a scatter_add into zeros).
+    """
 
     backward_name = "GatherBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor) -> Tensor:
-        dim = _check_gather_shapes(x, dim, index)
-        ctx.input_shape, ctx.dim, ctx.index = x.shape, dim, index
-        return Tensor._from_array(_gather_array(x._data, dim, index._data), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        zeros = Tensor._from_array(np.zeros(ctx.input_shape, grad.dtype.numpy), grad.dtype)
-        return scatter_add(zeros, ctx.dim, ctx.index, grad), None, None
 
 
 class Scatter(Function):
@@ -160,13 +154,13 @@ class Scatter(Function):
     backward_name = "ScatterBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, src._data, None), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_self = scatter(grad, ctx.dim, ctx.index, 0.0) if ctx.needs_input_grad[0] else None
         grad_src = _pad_to(gather(grad, ctx.dim, ctx.index), ctx.src_shape) if ctx.needs_input_grad[3] else None
         return grad_self, None, None, grad_src
@@ -178,14 +172,14 @@ class ScatterValue(Function):
     backward_name = "ScatterBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, value)
         ctx.dim, ctx.index = dim, index
         value = value.item() if isinstance(value, Tensor) else value
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, value, None), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return scatter(grad, ctx.dim, ctx.index, 0.0), None, None, None
 
 
@@ -195,7 +189,7 @@ class ScatterReduceLegacy(Function):
     backward_name = "NotImplemented"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Any, reduce: str) -> Tensor:
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
@@ -204,7 +198,7 @@ class ScatterReduceLegacy(Function):
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, values, how), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         raise RuntimeError("the derivative for 'scatter' with a reduce argument is not implemented.")
 
 
@@ -214,13 +208,13 @@ class ScatterAdd(Function):
     backward_name = "ScatterAddBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         dim = _check_scatter_shapes("scatter", x, dim, index, src)
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         return Tensor._from_array(_scatter_array(x._data, dim, index._data, src._data, "sum"), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_src = _pad_to(gather(grad, ctx.dim, ctx.index), ctx.src_shape) if ctx.needs_input_grad[3] else None
         return grad, None, None, grad_src
 
@@ -250,7 +244,7 @@ class ScatterReduce(Function):
     backward_name = "ScatterReduceBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool) -> Tensor:
         if reduce not in REDUCTIONS:
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
         dim = _check_scatter_shapes("scatter_reduce", x, dim, index, src)
@@ -261,7 +255,7 @@ class ScatterReduce(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, src, out = ctx.saved_tensors
         dim, index, reduce, include_self = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
         src = _leading_block_tensor(src, index.shape)
@@ -306,25 +300,19 @@ def _prod_backward(grad: Tensor, x: Tensor, dim: int, index: Tensor, src: Tensor
     recomputed with that zero replaced by 1 (and are 0 anyway if another factor is zero too).
     """
     x_zero, src_zero = x == 0, src == 0
-    x_ones = _where(x_zero, 1.0, x)
+    x_ones = where(x_zero, 1.0, x)
     others_of_self = scatter_reduce(x_ones, dim, index, src, "prod", include_self=include_self)
     grad_self = grad * others_of_self / x_ones
     zeros_per_target = scatter_add(x_zero.to(grad.dtype) * include_self, dim, index, src_zero.to(grad.dtype))
     lonely_zero = src_zero & (gather(zeros_per_target, dim, index) == 1)
-    src_ones = _where(lonely_zero, 1.0, src)
+    src_ones = where(lonely_zero, 1.0, src)
     others_of_src = scatter_reduce(x, dim, index, src_ones, "prod", include_self=include_self)
-    grad_src = _where(
+    grad_src = where(
         lonely_zero,
         gather(grad * others_of_src, dim, index),
-        gather(grad * out, dim, index) / _where(src_zero, 1.0, src),
+        gather(grad * out, dim, index) / where(src_zero, 1.0, src),
     )
     return grad_self, grad_src
-
-
-def _where(condition: Tensor, x: Any, y: Any) -> Tensor:
-    from .elementwise import where
-
-    return where(condition, x, y)
 
 
 def _scatter_reduce_array(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str, include_self: bool) -> np.ndarray:
@@ -354,172 +342,12 @@ def _highest(dt: np.dtype) -> Any:
     return np.inf if np.issubdtype(dt, np.floating) else (True if dt == np.bool_ else np.iinfo(dt).max)
 
 
-# --- index_select / index_add / index_copy / index_fill ------------------------------------
-def _check_vector_index(op: str, index: Tensor) -> np.ndarray:
-    """index_select's index: a 1-d (or 0-d) integer tensor; returns its values as a 1-d array."""
-    if index.dtype is not int64 and index.dtype is not int32:
-        raise RuntimeError(f"{op}(): Expected dtype int32 or int64 for index")
-    if index.ndim > 1:
-        raise IndexError(f"{op}(): Index is supposed to be a vector")
-    return index._data.reshape(-1)
-
-
-def _slice_at(dim: int, where: Any) -> tuple:
-    """An index tuple that picks ``where`` along ``dim`` and everything along the other dims."""
-    return (slice(None),) * dim + (where,)
-
-
-class IndexSelect(Function):
-    """out = the slices index[0], index[1], ... of input along dim. Backward: index_add them back."""
-
-    backward_name = "IndexSelectBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor) -> Tensor:
-        dim = _wrap_dim(dim, x.ndim)
-        positions = _check_vector_index("index_select", index)
-        size = _size(x, dim)
-        bad = (positions < 0) | (positions >= size)
-        if np.any(bad):
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(positions[bad][0])} axis_dim={size}")
-        ctx.input_shape, ctx.dim, ctx.index = x.shape, dim, index
-        data = _as_1d(x._data)[_slice_at(dim, positions)]
-        return Tensor._from_array(data.reshape(()) if x.ndim == 0 else data, x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        zeros = Tensor._from_array(np.zeros(ctx.input_shape, grad.dtype.numpy), grad.dtype)
-        return index_add(zeros, ctx.dim, ctx.index, grad), None, None
-
-
-def _check_source(op: str, x: Tensor, dim: int, index: Tensor, source: Tensor) -> np.ndarray:
-    """index_add/index_copy: a vector index, one slice of source per index, same dtype and slice shape."""
-    if index.dtype is not int64 and index.dtype is not int32:
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: {index.dtype.scalar_type}")
-    if index.ndim > 1:
-        if op == "index_copy_":
-            raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
-        raise IndexError(
-            f"{op}(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
-            f"{index.dtype.scalar_type} and size: {list(index.shape)}"
-        )
-    if source.dtype is not x.dtype:
-        if op == "index_copy_":
-            raise RuntimeError(
-                "index_copy_(): self and source expected to have the same dtype, but got (self) "
-                f"{x.dtype.scalar_type} and (source) {source.dtype.scalar_type}"
-            )
-        raise RuntimeError(f"{op}(): self ({x.dtype.scalar_type}) and source ({source.dtype.scalar_type}) must have the same scalar type")
-    positions = index._data.reshape(-1)
-    source_len = source.shape[dim] if source.ndim > dim else 1
-    if source.ndim not in (0, x.ndim) and op == "index_add_":
-        raise IndexError(f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim {source.ndim}")
-    if len(positions) != source_len:
-        if op == "index_copy_":
-            raise IndexError(
-                f"index_copy_(): Number of indices ({len(positions)}) should be equal to source.size(dim) ({source_len})"
-            )
-        raise RuntimeError(
-            f"{op}(): Number of indices ({len(positions)}) should be equal to source.size(dim): "
-            f"({source_len}), for dim: {dim}"
-        )
-    for d in range(x.ndim):
-        if d != dim and source.ndim == x.ndim and source.shape[d] != x.shape[d]:
-            raise RuntimeError(
-                "source tensor shape must match self tensor shape, excluding the specified dimension. "
-                f"Got self.shape = {list(x.shape)} source.shape = {list(source.shape)}"
-            )
-    prefix = "index_copy_(): " if op == "index_copy_" else ""
-    _check_in_bounds(positions, _size(x, dim), dim, prefix, IndexError if op == "index_copy_" else RuntimeError)
-    return positions
-
-
-class IndexAdd(Function):
-    """out = self; out.select(dim, index[i]) += alpha * source.select(dim, i). Backward: index_select."""
-
-    backward_name = "IndexAddBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any) -> Tensor:
-        dim = _wrap_dim(dim, x.ndim)
-        positions = _check_source("index_add_", x, dim, index, source)
-        ctx.dim, ctx.index, ctx.alpha = dim, index, alpha
-        out = _as_1d(x._data).copy()
-        values = _as_1d(source._data) * alpha if alpha != 1 else _as_1d(source._data)
-        np.add.at(out, _slice_at(dim, positions), values)
-        return Tensor._from_array(out.reshape(x.shape), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        grad_source = None
-        if ctx.needs_input_grad[3]:
-            grad_source = index_select(grad, ctx.dim, ctx.index)
-            grad_source = grad_source * ctx.alpha if ctx.alpha != 1 else grad_source
-        return grad, None, None, grad_source, None
-
-
-class IndexCopy(Function):
-    """out = self with slice index[i] replaced by source's slice i. Backward: the replaced slices of self get 0."""
-
-    backward_name = "IndexCopyBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        dim = _wrap_dim(dim, x.ndim)
-        positions = _check_source("index_copy_", x, dim, index, source)
-        ctx.dim, ctx.index = dim, index
-        out = _as_1d(x._data).copy()
-        out[_slice_at(dim, positions)] = _as_1d(source._data)
-        return Tensor._from_array(out.reshape(x.shape), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        grad_self = index_fill(grad, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
-        grad_source = index_select(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
-        return grad_self, None, None, grad_source
-
-
-class IndexFill(Function):
-    """out = self with whole slices index[i] along dim set to value. Backward: those slices get 0."""
-
-    backward_name = "IndexFillBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-        dim = _wrap_dim(dim, x.ndim)
-        if index.ndim > 1:
-            raise RuntimeError("Index has to be a vector/scalar")
-        if index.dtype is not int64:
-            raise IndexError("index_fill_(): Expected dtype int64 for index.")
-        positions = index._data.reshape(-1)
-        size = _size(x, dim)
-        _check_in_bounds(np.where(positions < 0, positions + size, positions), size, dim, error=IndexError)
-        positions = positions % size if size else positions  # index_fill alone accepts negative indices
-        ctx.dim, ctx.index = dim, index
-        out = _as_1d(x._data).copy()
-        out[_slice_at(dim, positions)] = value.item() if isinstance(value, Tensor) else value
-        return Tensor._from_array(out.reshape(x.shape), x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        return index_fill(grad, ctx.dim, ctx.index, 0), None, None, None
-
-
-class IndexFillTensor(IndexFill):
-    """index_fill with a 0-d tensor value: that value also gets a gradient, the sum over the filled slices."""
-
-    backward_name = "IndexFillBackward1"
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        grad_value = index_select(grad, ctx.dim, ctx.index).sum() if ctx.needs_input_grad[3] else None
-        return index_fill(grad, ctx.dim, ctx.index, 0), None, None, grad_value
-
-
 # --- public functions -----------------------------------------------------------------------
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:  # noqa: A002
     """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims)."""
-    return Gather.apply(input, dim, index)
+    dim = _check_gather_shapes(input, dim, index)
+    coordinates, shape = _coordinates(as_1d(index._data), dim), index.shape
+    return Gather.apply(input, lambda layout: positions_at(coordinates, picking_strides(layout), layout[2]).reshape(shape))
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:  # noqa: A002
@@ -543,31 +371,6 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     return ScatterReduce.apply(input, dim, index, src, reduce, include_self)
 
 
-def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002
-    """The slices of input along dim named by the 1-d index, in that order (repeats allowed)."""
-    return IndexSelect.apply(input, dim, index)
-
-
-def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:  # noqa: A002
-    """A copy of input with alpha * source's slice i added to slice index[i] (repeats add up)."""
-    return IndexAdd.apply(input, dim, index, source, alpha)
-
-
-def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
-    """A copy of input with slice index[i] replaced by source's slice i."""
-    return IndexCopy.apply(input, dim, index, source)
-
-
-def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:  # noqa: A002
-    """A copy of input with the slices named by index set to ``value`` (a number or a 0-d tensor)."""
-    if isinstance(value, Tensor):
-        if value.ndim != 0:
-            raise RuntimeError(
-                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s)."
-            )
-        return IndexFillTensor.apply(input, dim, index, value)
-    return IndexFill.apply(input, dim, index, value)
 
 
 # In-place forms: compute out of place, write into self, bump the version counter.
@@ -581,15 +384,3 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
     return inplace(scatter_reduce, self, dim, index, src, reduce, include_self=include_self)
-
-
-def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    return inplace(index_add, self, dim, index, source, alpha=alpha)
-
-
-def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    return inplace(index_copy, self, dim, index, source)
-
-
-def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    return inplace(index_fill, self, dim, index, value)

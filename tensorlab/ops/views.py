@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._storage import (
+    Storage,
     contiguous_strides,
     storage_extent,
     storage_positions,
@@ -31,7 +32,8 @@ from .._storage import (
     view_strides,
 )
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
+from .broadcasting import sum_to_shape
 
 __all__ = [
     "as_strided", "diagonal", "flatten", "moveaxis", "movedim", "narrow", "permute", "reshape",
@@ -86,12 +88,12 @@ class Regroup(Function):
     backward_name = "ViewBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
         ctx.input_shape = x.shape
         return x._view(shape, strides, x.storage_offset())
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad.reshape(ctx.input_shape), None, None
 
 
@@ -213,14 +215,14 @@ class Permute(Function):
     backward_name = "PermuteBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
         data = x._data.transpose(dims)  # NumPy's own permuted view: the same layout, built in C
         strides = x.stride()
         return x._view(data.shape, tuple([strides[d] for d in dims]), x._offset, data=data)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         inverse = [0] * len(ctx.dims)
         for i, d in enumerate(ctx.dims):
             inverse[d] = i
@@ -346,12 +348,12 @@ class Window(Function):
     backward_name = "AliasBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, to_window: LayoutMap) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, to_window: LayoutMap) -> Tensor:
         ctx.input_shape, ctx.to_window = x.shape, to_window
         return x._view(*to_window(layout_of(x)))
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return EmbedWindow.apply(grad, ctx.input_shape, ctx.to_window), None
 
 
@@ -361,14 +363,14 @@ class EmbedWindow(Function):
     backward_name = "EmbedWindowBackward"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, shape: tuple, to_window: LayoutMap) -> Tensor:
+    def forward(ctx: FunctionCtx, g: Tensor, shape: tuple, to_window: LayoutMap) -> Tensor:
         ctx.to_window = to_window
         z = Tensor._from_array(np.zeros(shape, dtype=g.dtype.numpy), g.dtype)
         z._view(*to_window(layout_of(z)))._data[...] = g._data
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return Window.apply(grad, ctx.to_window), None, None
 
 
@@ -473,14 +475,12 @@ class Expand(Function):
     backward_name = "ExpandBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
         ctx.input_shape = x.shape
         return x._view(shape, strides, x.storage_offset())
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
-        from .broadcasting import sum_to_shape
-
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return sum_to_shape(grad, ctx.input_shape), None, None
 
 
@@ -538,17 +538,15 @@ class AsStrided(Function):
     backward_name = "AsStridedBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple, strides: tuple, offset: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, shape: tuple, strides: tuple, offset: int) -> Tensor:
         ctx.input_layout, ctx.output_layout = layout_of(x), (shape, strides, offset)
         return x._view(shape, strides, offset)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         size = max(storage_extent(*ctx.input_layout), storage_extent(*ctx.output_layout))
         flat = np.zeros(size, dtype=grad.dtype.numpy)
         np.add.at(flat, storage_positions(*ctx.output_layout), grad._data)
-        from .._storage import Storage
-
         gathered = strided_array(Storage(flat), *ctx.input_layout)
         return Tensor._from_array(gathered.copy(), grad.dtype), None, None, None
 
@@ -582,11 +580,11 @@ class ContiguousCopy(Function):
     backward_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         return Tensor._from_array(np.ascontiguousarray(x._data), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         return grad
 
 

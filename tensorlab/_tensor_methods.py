@@ -1,0 +1,470 @@
+"""Tensor's methods: which op each one is, bound onto the class in one place.
+
+``x.exp()`` is ``tensorlab.ops.elementwise.exp(x)``. Most methods *are* their op's function,
+bound as a method (its first argument becomes ``self``); each family's class below names that
+function, so a reader goes from a method straight to the op, its forward and its backward.
+Where the method's signature differs from the function's (torch calls the method's second
+argument ``other``, ``x.flip(0, 1)`` takes dims unpacked, ``x.float()`` is ``to(float32)``), a
+two-line adapter is written here. :func:`bind_methods` puts every family on Tensor when
+``tensorlab._tensor`` is imported; ``_tensor.py`` keeps the data structure and the operators.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _creation, _dtype
+from ._tensor import Tensor
+from .ops import copy as copies
+from .ops import (
+    elementwise,
+    extrema,
+    gather_scatter,
+    index_slices,
+    indexing,
+    join,
+    linalg,
+    movement,
+    reduction,
+    variance,
+    views,
+)
+from .ops import softmax as softmax_op
+
+
+# --- elementwise -----------------------------------------------------------------------------------
+def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return elementwise.add(self, other, alpha=alpha)
+
+
+def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return elementwise.sub(self, other, alpha=alpha)
+
+
+def mul(self: Tensor, other: Any) -> Tensor:
+    return elementwise.mul(self, other)
+
+
+def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    return elementwise.div(self, other, rounding_mode=rounding_mode)
+
+
+def floor_divide(self: Tensor, other: Any) -> Tensor:
+    return elementwise.floor_divide(self, other)
+
+
+def remainder(self: Tensor, other: Any) -> Tensor:
+    return elementwise.remainder(self, other)
+
+
+def power(self: Tensor, exponent: Any) -> Tensor:
+    return elementwise.pow(self, exponent)
+
+
+def maximum(self: Tensor, other: Tensor) -> Tensor:
+    return elementwise.maximum(self, other)
+
+
+def minimum(self: Tensor, other: Tensor) -> Tensor:
+    return elementwise.minimum(self, other)
+
+
+def where(self: Tensor, condition: Tensor, other: Any) -> Tensor:
+    return elementwise.where(condition, self, other)
+
+
+def eq(self: Tensor, other: Any) -> Tensor:
+    return elementwise.eq(self, other)
+
+
+def ne(self: Tensor, other: Any) -> Tensor:
+    return elementwise.ne(self, other)
+
+
+def lt(self: Tensor, other: Any) -> Tensor:
+    return elementwise.lt(self, other)
+
+
+def le(self: Tensor, other: Any) -> Tensor:
+    return elementwise.le(self, other)
+
+
+def gt(self: Tensor, other: Any) -> Tensor:
+    return elementwise.gt(self, other)
+
+
+def ge(self: Tensor, other: Any) -> Tensor:
+    return elementwise.ge(self, other)
+
+
+def equal(self: Tensor, other: Tensor) -> bool:
+    return elementwise.equal(self, other)
+
+
+def allclose(self: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+    return elementwise.allclose(self, other, rtol, atol, equal_nan)
+
+
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    return elementwise.copy_(self, src)
+
+
+class ElementwiseMethods:
+    """Arithmetic, comparisons, math functions and their in-place forms: ``ops.elementwise``."""
+
+    add = add
+    sub = sub
+    subtract = sub
+    mul = mul
+    multiply = mul
+    div = div
+    divide = div
+    true_divide = div
+    floor_divide = floor_divide
+    remainder = remainder
+    pow = power
+    neg = elementwise.neg
+    negative = elementwise.neg
+    abs = elementwise.abs
+    exp = elementwise.exp
+    log = elementwise.log
+    sqrt = elementwise.sqrt
+    sin = elementwise.sin
+    cos = elementwise.cos
+    tanh = elementwise.tanh
+    sigmoid = elementwise.sigmoid
+    relu = elementwise.relu
+    clamp = elementwise.clamp
+    clip = elementwise.clamp
+    floor = elementwise.floor
+    ceil = elementwise.ceil
+    round = elementwise.round
+    sign = elementwise.sign
+    maximum = maximum
+    minimum = minimum
+    where = where
+    eq = eq
+    ne = ne
+    lt = lt
+    le = le
+    gt = gt
+    ge = ge
+    logical_not = elementwise.logical_not
+    bitwise_not = elementwise.bitwise_not
+    isnan = elementwise.isnan
+    isinf = elementwise.isinf
+    isfinite = elementwise.isfinite
+    equal = equal
+    allclose = allclose
+    add_ = elementwise.add_
+    sub_ = elementwise.sub_
+    mul_ = elementwise.mul_
+    div_ = elementwise.div_
+    floor_divide_ = elementwise.floor_divide_
+    remainder_ = elementwise.remainder_
+    pow_ = elementwise.pow_
+    neg_ = elementwise.neg_
+    abs_ = elementwise.abs_
+    exp_ = elementwise.exp_
+    log_ = elementwise.log_
+    sqrt_ = elementwise.sqrt_
+    sin_ = elementwise.sin_
+    cos_ = elementwise.cos_
+    tanh_ = elementwise.tanh_
+    sigmoid_ = elementwise.sigmoid_
+    relu_ = elementwise.relu_
+    clamp_ = elementwise.clamp_
+    clip_ = elementwise.clamp_
+    floor_ = elementwise.floor_
+    ceil_ = elementwise.ceil_
+    round_ = elementwise.round_
+    sign_ = elementwise.sign_
+    copy_ = copy_
+    fill_ = elementwise.fill_
+    zero_ = elementwise.zero_
+
+
+# --- softmax ---------------------------------------------------------------------------------------
+def softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return softmax_op.softmax(self, dim, dtype=dtype)
+
+
+def log_softmax_method(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return softmax_op.log_softmax(self, dim, dtype=dtype)
+
+
+class SoftmaxMethods:
+    """softmax and log_softmax along a dim: ``ops.softmax``."""
+
+    softmax = softmax_method
+    log_softmax = log_softmax_method
+
+
+# --- reduction -------------------------------------------------------------------------------------
+def norm(self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    return reduction.norm(self, p, dim, keepdim, dtype=dtype)
+
+
+class ReductionMethods:
+    """Reductions: ``ops.reduction`` (sum, mean...), ``ops.extrema`` (max, min...), ``ops.variance``."""
+
+    sum = reduction.sum
+    mean = reduction.mean
+    prod = reduction.prod
+    max = extrema.max
+    min = extrema.min
+    amax = extrema.amax
+    amin = extrema.amin
+    argmax = extrema.argmax
+    argmin = extrema.argmin
+    var = variance.var
+    std = variance.std
+    logsumexp = reduction.logsumexp
+    cumsum = reduction.cumsum
+    all = reduction.all
+    any = reduction.any
+    norm = norm
+
+
+# --- views -----------------------------------------------------------------------------------------
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return views.view(self, other.shape)
+
+
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return views.reshape(self, other.shape)
+
+
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return views.expand(self, other.shape)
+
+
+def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+    if memory_format is not None:  # tensorlab has one memory format: row-major
+        raise TypeError(f"contiguous(): argument 'memory_format' must be torch.memory_format, not {type(memory_format).__name__}")
+    return views.contiguous(self)
+
+
+class ViewsMethods:
+    """Views (never a copy): ``ops.views``; split/chunk/unbind return views too (``ops.join``)."""
+
+    view = views.view
+    view_as = view_as
+    reshape = views.reshape
+    reshape_as = reshape_as
+    flatten = views.flatten
+    unflatten = views.unflatten
+    permute = views.permute
+    transpose = views.transpose
+    swapaxes = views.transpose
+    swapdims = views.transpose
+    t = views.t
+    T = property(views.reverse_dims)
+    mT = property(views.matrix_transpose)  # noqa: N815 - torch's name
+    movedim = views.movedim
+    moveaxis = views.movedim
+    squeeze = views.squeeze
+    unsqueeze = views.unsqueeze
+    expand = views.expand
+    expand_as = expand_as
+    narrow = views.narrow
+    select = views.select
+    diagonal = views.diagonal
+    as_strided = views.as_strided
+    contiguous = contiguous
+    unbind = join.unbind
+    split = join.split
+    chunk = join.chunk
+
+
+# --- linalg ----------------------------------------------------------------------------------------
+class LinalgMethods:
+    """Matrix products: ``ops.linalg``."""
+
+    matmul = linalg.matmul
+    mm = linalg.mm
+    bmm = linalg.bmm
+    dot = linalg.dot
+    outer = linalg.outer
+
+
+# --- indexing --------------------------------------------------------------------------------------
+class IndexingMethods:
+    """Masks, flat positions and nonzero: ``ops.indexing``."""
+
+    nonzero = indexing.nonzero
+    masked_fill = indexing.masked_fill
+    masked_fill_ = indexing.masked_fill_
+    masked_select = indexing.masked_select
+    take = indexing.take
+    take_along_dim = indexing.take_along_dim
+
+
+# --- gather scatter --------------------------------------------------------------------------------
+class GatherScatterMethods:
+    """gather, scatter, scatter_add, scatter_reduce: ``ops.gather_scatter``."""
+
+    gather = gather_scatter.gather
+    scatter = gather_scatter.scatter
+    scatter_ = gather_scatter.scatter_
+    scatter_add = gather_scatter.scatter_add
+    scatter_add_ = gather_scatter.scatter_add_
+    scatter_reduce = gather_scatter.scatter_reduce
+    scatter_reduce_ = gather_scatter.scatter_reduce_
+
+
+# --- index slices ---------------------------------------------------------------------------------
+class IndexSlicesMethods:
+    """index_select, index_add, index_copy, index_fill: ``ops.index_slices``."""
+
+    index_select = index_slices.index_select
+    index_add = index_slices.index_add
+    index_add_ = index_slices.index_add_
+    index_copy = index_slices.index_copy
+    index_copy_ = index_slices.index_copy_
+    index_fill = index_slices.index_fill
+    index_fill_ = index_slices.index_fill_
+
+
+# --- movement --------------------------------------------------------------------------------------
+def flip(self: Tensor, *dims: Any) -> Tensor:
+    return movement.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+
+def tile(self: Tensor, *dims: Any) -> Tensor:
+    return movement.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+
+def repeat_interleave(self: Tensor, repeats: Any, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+    return movement.repeat_interleave(self, repeats, dim, output_size=output_size)
+
+
+class MovementMethods:
+    """Copies that move elements (flip, roll, repeat, tril...): ``ops.movement``."""
+
+    flip = flip
+    roll = movement.roll
+    tril = movement.tril
+    triu = movement.triu
+    tril_ = movement.tril_
+    triu_ = movement.triu_
+    repeat = movement.repeat
+    tile = tile
+    repeat_interleave = repeat_interleave
+
+
+# --- conversions -----------------------------------------------------------------------------------
+def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
+    return copies.clone(self)
+
+
+def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    return copies.to(self, *args, **kwargs)
+
+
+def type_or_convert(self: Tensor, dtype: Any = None) -> Any:
+    if dtype is None:
+        return f"tensorlab.{self.dtype.scalar_type}Tensor"
+    return copies.to(self, dtype)
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    return copies.to(self, other.dtype)
+
+
+def as_float(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.float32)
+
+
+def as_double(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.float64)
+
+
+def as_half(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.float16)
+
+
+def as_long(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int64)
+
+
+def as_int(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int32)
+
+
+def as_bool(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.bool_)
+
+
+def as_byte(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.uint8)
+
+
+def cpu(self: Tensor) -> Tensor:
+    return self
+
+
+def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_zeros(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
+    return _creation.zeros(*size, dtype=dtype or self.dtype)
+
+
+def new_ones(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
+    return _creation.ones(*size, dtype=dtype or self.dtype)
+
+
+def new_empty(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
+    return _creation.empty(*size, dtype=dtype or self.dtype)
+
+
+def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None) -> Tensor:
+    return _creation.full(size, fill_value, dtype=dtype or self.dtype)
+
+
+class ConversionsMethods:
+    """Copies, dtype conversions and factories that follow this tensor's dtype: ``ops.copy``, ``_creation``."""
+
+    clone = clone
+    to = to
+    type = type_or_convert
+    type_as = type_as
+    float = as_float
+    double = as_double
+    half = as_half
+    long = as_long
+    int = as_int
+    bool = as_bool
+    byte = as_byte
+    cpu = cpu
+    new_tensor = new_tensor
+    new_zeros = new_zeros
+    new_ones = new_ones
+    new_empty = new_empty
+    new_full = new_full
+
+
+FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods)
+
+
+class TensorMethods(ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods):
+    """Every named method. Tensor inherits it only for type checkers (``x.exp()`` is typed like
+    ``elementwise.exp``); at run time :func:`bind_methods` copies the methods onto Tensor, because
+    Tensor must exist before the op modules that these classes name can be imported."""
+
+
+def named_methods() -> dict[str, Any]:
+    """name -> the method (a function, or a property), over every family."""
+    return {name: value for family in FAMILIES for name, value in vars(family).items() if not name.startswith("__")}
+
+
+def bind_methods(cls: type) -> None:
+    """Set every named method on ``cls``; an adapter defined here under another name (``as_float``)
+    takes the method's name, so tracebacks and help() say ``Tensor.float``."""
+    methods = named_methods()
+    for name, method in methods.items():
+        if getattr(method, "__module__", None) == __name__ and method.__name__ not in methods:
+            method.__name__, method.__qualname__ = name, f"{cls.__name__}.{name}"
+        setattr(cls, name, method)

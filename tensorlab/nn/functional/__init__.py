@@ -1,0 +1,27 @@
+"""tensorlab.nn.functional: the layers of nn as plain functions, one module per family.
+
+The modules mirror ``nn/modules/``: ``activation`` (relu, gelu, softmax...), ``linear``,
+``conv`` (and pad), ``pooling``, ``normalization`` (layer_norm), ``dropout``, ``sparse``
+(embedding, one_hot) and ``loss``. An nn layer holds parameters and options and calls the
+function of the same family here. Ops the tensor itself needs (softmax, convolution, pooling,
+pad) live in ``tensorlab/ops/`` and are re-exported under their torch.nn.functional names.
+"""
+
+from .activation import *  # noqa: F403
+from .activation import __all__ as _activation
+from .conv import *  # noqa: F403
+from .conv import __all__ as _conv
+from .dropout import *  # noqa: F403
+from .dropout import __all__ as _dropout
+from .linear import *  # noqa: F403
+from .linear import __all__ as _linear
+from .loss import *  # noqa: F403
+from .loss import __all__ as _loss
+from .normalization import *  # noqa: F403
+from .normalization import __all__ as _normalization
+from .pooling import *  # noqa: F403
+from .pooling import __all__ as _pooling
+from .sparse import *  # noqa: F403
+from .sparse import __all__ as _sparse
+
+__all__ = [*_activation, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]

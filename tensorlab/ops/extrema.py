@@ -1,0 +1,213 @@
+"""Extrema: max, min, amax, amin, argmax, argmin — the reductions that *select* an element.
+
+Which element gets the gradient of a max? ``x.max(dim)`` returns an index, and the whole
+gradient goes to that one element. ``x.max()``, ``amax`` and ``amin`` return only values, so a
+tie is shared: each of the k tied elements gets 1/k of the gradient. That is torch's rule too.
+The dim bookkeeping (``dim``, ``keepdim``) is shared with every reduction (``ops.reduction``).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, int64
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Function, FunctionCtx
+from .elementwise import isnan, maximum, minimum, where
+from .reduction import (
+    Sum,
+    axes_of,
+    kept_shape,
+    normalize_dims,
+    require_nonempty,
+    require_single_dim,
+)
+
+__all__ = ["amax", "amin", "argmax", "argmin", "max", "min", "return_types"]
+
+
+# --- max and min --------------------------------------------------------------------------
+def _values_and_indices(name: str) -> type:
+    """A named tuple that prints like torch.return_types.max: ``values`` then ``indices``."""
+
+    def __repr__(self: Any) -> str:  # noqa: N807 - the method being defined
+        return f"tensorlab.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    base = namedtuple(name, ["values", "indices"])  # type: ignore[misc]  # a name per op: max, min, ...
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": __name__, "__qualname__": f"return_types.{name}"})
+
+
+class return_types:  # noqa: N801 - torch's name
+    """What ``x.max(dim)`` and ``x.min(dim)`` return: ``(values, indices)`` with names."""
+
+    max = _values_and_indices("max")
+    min = _values_and_indices("min")
+
+
+def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_is_tie: bool) -> Tensor:
+    """Split the gradient of a max/min over ``dims`` evenly among the elements equal to it.
+
+    ``grad`` and ``value`` are reshaped to the keepdim shape. Each of the k tied elements gets
+    grad / k. ``x.max()`` also counts NaNs as ties of a NaN result; amax does not, so its 0/0 gives NaN.
+    """
+    shape = kept_shape(x.shape, dims)
+    grad, value = grad.reshape(shape), value.reshape(shape)
+    ties = x == value
+    if nan_is_tie:
+        ties = ties | (isnan(x) & isnan(value))
+    ties = ties.to(grad.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):  # amax over NaNs: 0 ties, torch's 0/0
+        return ties * (grad / Sum.apply(ties, dims, True, grad.dtype))
+
+
+class _ExtremumAll(Function):
+    """z = max (or min) of all elements. dz/dx: 1/k for each of the k elements equal to z."""
+
+    name, numpy_reduce = "max", np.max
+
+    @classmethod
+    def forward(cls, ctx: FunctionCtx, x: Tensor) -> Tensor:
+        require_nonempty(cls.name, x, (), dim_given=False)
+        result = Tensor._from_array(cls.numpy_reduce(x._data), x.dtype)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
+        x, result = ctx.saved_tensors
+        return _share_among_ties(grad, x, result, tuple(range(x.ndim)), nan_is_tie=True)
+
+
+class MaxAll(_ExtremumAll):
+    backward_name = "MaxBackward1"
+
+
+class MinAll(_ExtremumAll):
+    backward_name = "MinBackward1"
+    name, numpy_reduce = "min", np.min
+
+
+class _ExtremumOverDims(Function):
+    """z = max (or min) over dims, values only. dz/dx: 1/k for each of the k tied elements."""
+
+    name, numpy_reduce = "amax", np.max
+
+    @classmethod
+    def forward(cls, ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+        ctx.dims = dims
+        result = Tensor._from_array(cls.numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        return _share_among_ties(grad, x, result, ctx.dims, nan_is_tie=False), None, None
+
+
+class Amax(_ExtremumOverDims):
+    backward_name = "AmaxBackward0"
+
+
+class Amin(_ExtremumOverDims):
+    backward_name = "AminBackward0"
+    name, numpy_reduce = "amin", np.min
+
+
+class _ExtremumAlongDim(Function):
+    """(values, indices) of the max (or min) along one dim. The whole gradient goes to the
+    element at the returned index (the first one, on ties): the rest of the slice gets 0."""
+
+    name, numpy_arg = "max", np.argmax
+
+    @classmethod
+    def forward(cls, ctx: FunctionCtx, x: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
+        require_nonempty(cls.name, x, (dim,), dim_given=True)
+        data = x._data if x.ndim else x._data.reshape(1)
+        axis = dim if x.ndim else 0
+        indices = cls.numpy_arg(data, axis=axis, keepdims=True)
+        values = np.take_along_axis(data, indices, axis=axis)
+        out_shape = kept_shape(x.shape, (dim,)) if keepdim else tuple(s for d, s in enumerate(x.shape) if d != dim)
+        ctx.input_shape, ctx.dim = x.shape, dim
+        ctx.kept_indices = indices.reshape(kept_shape(x.shape, (dim,)))
+        return Tensor._from_array(values.reshape(out_shape), x.dtype), Tensor._from_array(indices.reshape(out_shape), int64)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor, grad_indices: Tensor) -> tuple:
+        shape, dim = ctx.input_shape, ctx.dim
+        positions = np.arange(shape[dim] if shape else 1).reshape([-1 if d == dim else 1 for d in range(len(shape))])
+        picked = Tensor._from_array(positions == ctx.kept_indices, bool_)
+        return where(picked, grad.reshape(kept_shape(shape, (dim,))), 0.0), None, None
+
+
+class MaxDim(_ExtremumAlongDim):
+    backward_name = "MaxBackward0"
+
+
+class MinDim(_ExtremumAlongDim):
+    backward_name = "MinBackward0"
+    name, numpy_arg = "min", np.argmin
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
+    """Three functions in one, as in torch: ``max(x)`` is the largest value; ``max(x, dim)``
+    returns ``(values, indices)`` along dim; ``max(x, other_tensor)`` is ``maximum``."""
+    if isinstance(dim, Tensor):
+        return maximum(input, dim)
+    if dim is None:
+        return MaxAll.apply(input)
+    require_single_dim("max", dim)
+    return return_types.max(*MaxDim.apply(input, _wrap_dim(dim, input.ndim), keepdim))
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
+    """Like :func:`max`: ``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, ``min(x, other)``."""
+    if isinstance(dim, Tensor):
+        return minimum(input, dim)
+    if dim is None:
+        return MinAll.apply(input)
+    require_single_dim("min", dim)
+    return return_types.min(*MinDim.apply(input, _wrap_dim(dim, input.ndim), keepdim))
+
+
+def _extremum_over_dims(function: type[_ExtremumOverDims], x: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    dims = normalize_dims(dim, x.ndim)
+    dim_given = dim is not None and dim != () and dim != []
+    require_nonempty(function.name, x, dims if dim_given else (), dim_given)
+    return function.apply(x, dims, keepdim)
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
+    return _extremum_over_dims(Amax, input, dim, keepdim)
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
+    return _extremum_over_dims(Amin, input, dim, keepdim)
+
+
+def _arg_extremum(name: str, numpy_arg: Any, x: Tensor, dim: int | None, keepdim: bool) -> Tensor:
+    """Index of the first max/min; with dim=None, the index into the flattened tensor."""
+    if x.dtype is bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
+    if dim is None:
+        if x.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        index = numpy_arg(x._data)
+        return Tensor._from_array(np.reshape(index, (1,) * x.ndim if keepdim else ()), int64)
+    require_single_dim(name, dim)
+    dim = _wrap_dim(dim, x.ndim)
+    require_nonempty(name, x, (dim,), dim_given=True)
+    if not x.ndim:
+        return Tensor._from_array(np.zeros((), dtype=np.int64), int64)
+    return Tensor._from_array(numpy_arg(x._data, axis=dim, keepdims=keepdim), int64)
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    return _arg_extremum("argmax", np.argmax, input, dim, keepdim)
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    return _arg_extremum("argmin", np.argmin, input, dim, keepdim)
