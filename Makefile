@@ -38,11 +38,12 @@ lab: $(STAMP)
 	$(BIN)/tensorlab student-tree $(STUDENT_DIR)
 	$(BIN)/jupyter lab --notebook-dir=$(STUDENT_DIR) --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
 
-# Lint and tests both run, so one report shows both; any failure (pytest's exit 5, "no tests
+# Lint (ruff, mypy) and tests all run, so one report shows all; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
 test: $(STAMP) $(CHROMIUM)
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \
+	$(BIN)/mypy || status=$$?; \
 	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \
 	exit $$status
 

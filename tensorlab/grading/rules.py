@@ -72,7 +72,7 @@ def closure(statements: Sequence[ast.stmt], function: str) -> list[ast.stmt]:
 
     Star imports (``from numpy import *``) bind names nobody can list, so they are always in.
     """
-    wanted, seen, chosen = {function, "*"}, set(), []
+    wanted, seen, chosen = {function, "*"}, set[str](), list[ast.stmt]()
     while wanted - seen:
         name = (wanted - seen).pop()
         seen.add(name)
@@ -114,13 +114,12 @@ def escape_violations(statement: ast.AST) -> Iterable[str]:
         elif isinstance(node, ast.Attribute) and node.attr in INTROSPECTION_ATTRIBUTES:
             yield f"uses .{node.attr} (Python introspection), which graded code may not"
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in DYNAMIC_ATTRIBUTE_FUNCTIONS and len(node.args) >= 2
-              and not (isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str))):
-            yield f"uses {node.func.id} with a computed attribute name, which graded code may not"
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in DYNAMIC_ATTRIBUTE_FUNCTIONS and len(node.args) >= 2
-              and node.args[1].value in INTROSPECTION_ATTRIBUTES):
-            yield f"uses {node.func.id}(…, {node.args[1].value!r}) (Python introspection), which graded code may not"
+              and node.func.id in DYNAMIC_ATTRIBUTE_FUNCTIONS and len(node.args) >= 2):
+            attribute = node.args[1]
+            if not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
+                yield f"uses {node.func.id} with a computed attribute name, which graded code may not"
+            elif attribute.value in INTROSPECTION_ATTRIBUTES:
+                yield f"uses {node.func.id}(…, {attribute.value!r}) (Python introspection), which graded code may not"
 
 
 def named_functions(statement: ast.AST) -> Iterable[str]:
