@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import check_op
 
 from tensorlab._storage import storage_positions
 from tensorlab.ops.picking import positions_at
+from tests.oracle import check_op
 
 LAYOUTS = [((2, 3), (3, 1), 0), ((2, 3), (1, 2), 5), ((4,), (0,), 2), ((), (), 7), ((2, 0, 3), (9, 3, 1), 1)]
 

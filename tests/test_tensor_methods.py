@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import check_op
 
 import tensorlab as tl
 from tensorlab import _tensor_methods
+from tests.oracle import check_op
 
 TENSOR_SOURCE = Path(tl.__file__).parent / "_tensor.py"
 BOUND = [
