@@ -12,7 +12,7 @@ reading the code, nothing is typed by hand:
   functions it calls until some are found (``tile`` calls ``repeat``, which applies ``Repeat``).
   The class holds forward and backward side by side, so its line is where both are.
 - **Its test.** The first test, in the test file named after the op's module when one calls it
-  (``test_elementwise.py`` for ``ops/elementwise.py``), that contains ``.name(``.
+  (``test_gather_scatter.py`` for ``ops/gather_scatter.py``), that contains ``.name(``.
 - **Its notebook cells.** Code cells that call ``.name(`` and markdown cells that show ``name`` in
   inline code, numbered from 1 in the order JupyterLab shows them.
 """
@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "docs" / "op-index.md"
 MAX_DEPTH = 4  # calls followed from an op to find its Functions
 MAX_CELLS = 4  # cells listed per notebook
+# Op modules whose tests live in a file named after their family rather than after the module.
+TEST_FILE_FAMILY = dict.fromkeys(("arithmetic", "unary_math", "comparison", "inplace", "promotion"), "elementwise")
 
 
 def _tensorlab() -> ModuleType:
@@ -65,7 +67,7 @@ def public_ops(tl: ModuleType) -> dict[str, dict[str, Any]]:
 # --- its Function -----------------------------------------------------------------------------
 def _referenced(fn: Callable) -> list[Any]:
     """The objects a function's code names: globals and closure cells it reads (``Repeat``), and
-    attributes of tensorlab modules (``elementwise.add``); ``np.repeat`` is not ``repeat``."""
+    attributes of tensorlab modules (``arithmetic.add``); ``np.repeat`` is not ``repeat``."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):
@@ -159,7 +161,8 @@ class TestFinder:
 
     def first_test(self, name: str, module: str) -> str:
         """``tests/file.py:line test_name`` of the first test that calls ``.name(``."""
-        family = module.rsplit(".", 1)[-1].rstrip("s")
+        family = module.rsplit(".", 1)[-1]
+        family = TEST_FILE_FAMILY.get(family, family).rstrip("s")
         preferred = [p for p in self.files if p.stem.removeprefix("test_").startswith(family)]
         for path in preferred + [p for p in self.files if p not in preferred]:
             if name in self.first[path]:

@@ -57,11 +57,12 @@ from ._storage import Storage
 from ._tensor import Size, Tensor
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
+from .ops.arithmetic import *  # noqa: F403
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
 from .ops.einsum import *  # noqa: F403
-from .ops.elementwise import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
@@ -70,6 +71,7 @@ from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 

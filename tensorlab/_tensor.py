@@ -446,46 +446,46 @@ class Tensor(_NamedMethods):
 
     # --- operators: each is one op of tensorlab.ops ---------------------------------------
     def __add__(self, other: Any) -> Tensor:
-        return _ew.add(self, other)
+        return _arithmetic.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _ew.add(self, other)  # as torch: tensor first, so ``2 + x`` records like ``x + 2``
+        return _arithmetic.add(self, other)  # as torch: tensor first, so ``2 + x`` records like ``x + 2``
 
     def __sub__(self, other: Any) -> Tensor:
-        return _ew.sub(self, other)
+        return _arithmetic.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return _ew.sub(other, self)
+        return _arithmetic.sub(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _ew.mul(self, other)
+        return _arithmetic.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _ew.mul(self, other)  # as torch: tensor first, so ``2 * x`` records like ``x * 2``
+        return _arithmetic.mul(self, other)  # as torch: tensor first, so ``2 * x`` records like ``x * 2``
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _ew.div(self, other)
+        return _arithmetic.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return _ew.div(other, self)
+        return _arithmetic.div(other, self)
 
     def __floordiv__(self, other: Any) -> Tensor:
-        return _ew.floor_divide(self, other)
+        return _arithmetic.floor_divide(self, other)
 
     def __rfloordiv__(self, other: Any) -> Tensor:
-        return _ew.floor_divide(other, self)
+        return _arithmetic.floor_divide(other, self)
 
     def __mod__(self, other: Any) -> Tensor:
-        return _ew.remainder(self, other)
+        return _arithmetic.remainder(self, other)
 
     def __rmod__(self, other: Any) -> Tensor:
-        return _ew.remainder(other, self)
+        return _arithmetic.remainder(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
-        return _ew.pow(self, other)
+        return _arithmetic.pow(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
-        return _ew.pow(other, self)
+        return _arithmetic.pow(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
         if not isinstance(other, Tensor):  # Python then says "unsupported operand type(s) for @"
@@ -498,63 +498,63 @@ class Tensor(_NamedMethods):
         return _linalg.matmul(other, self)
 
     def __neg__(self) -> Tensor:
-        return _ew.neg(self)
+        return _unary_math.neg(self)
 
     def __pos__(self) -> Tensor:
         return self
 
     def __abs__(self) -> Tensor:
-        return _ew.abs(self)
+        return _unary_math.abs(self)
 
     def __invert__(self) -> Tensor:
         if self.dtype.is_floating_point:  # torch.bitwise_not says NotImplementedError, ~ says TypeError
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-        return _ew.bitwise_not(self)
+        return _comparison.bitwise_not(self)
 
     def __and__(self, other: Any) -> Tensor:
-        return _ew.bitwise_and(self, other)
+        return _comparison.bitwise_and(self, other)
 
     __rand__ = __and__
 
     def __or__(self, other: Any) -> Tensor:
-        return _ew.bitwise_or(self, other)
+        return _comparison.bitwise_or(self, other)
 
     __ror__ = __or__
 
     def __xor__(self, other: Any) -> Tensor:
-        return _ew.bitwise_xor(self, other)
+        return _comparison.bitwise_xor(self, other)
 
     __rxor__ = __xor__
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _ew.eq(self, other)
+        return _comparison.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _ew.ne(self, other)
+        return _comparison.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
-        return _ew.lt(self, other)
+        return _comparison.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
-        return _ew.le(self, other)
+        return _comparison.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
-        return _ew.gt(self, other)
+        return _comparison.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
-        return _ew.ge(self, other)
+        return _comparison.ge(self, other)
 
     def __iadd__(self, other: Any) -> Tensor:
-        return _ew.add_(self, other)
+        return _inplace.add_(self, other)
 
     def __isub__(self, other: Any) -> Tensor:
-        return _ew.sub_(self, other)
+        return _inplace.sub_(self, other)
 
     def __imul__(self, other: Any) -> Tensor:
-        return _ew.mul_(self, other)
+        return _inplace.mul_(self, other)
 
     def __itruediv__(self, other: Any) -> Tensor:
-        return _ew.div_(self, other)
+        return _inplace.div_(self, other)
 
     def __getitem__(self, index: Any) -> Tensor:
         return _indexing.getitem(self, index)
@@ -598,8 +598,11 @@ def require_tensors(function: str, *arguments: tuple[str, Any], numbers: bool = 
 from . import _creation, _printing, autograd  # noqa: E402
 from ._tensor_methods import bind_methods  # noqa: E402
 from .autograd.grad_mode import state as _grad_state  # noqa: E402
-from .ops import elementwise as _ew  # noqa: E402
+from .ops import arithmetic as _arithmetic  # noqa: E402
+from .ops import comparison as _comparison  # noqa: E402
 from .ops import indexing as _indexing  # noqa: E402
+from .ops import inplace as _inplace  # noqa: E402
 from .ops import linalg as _linalg  # noqa: E402
+from .ops import unary_math as _unary_math  # noqa: E402
 
 bind_methods(Tensor)

@@ -1,6 +1,6 @@
 """Tensor's methods: which op each one is, bound onto the class in one place.
 
-``x.exp()`` is ``tensorlab.ops.elementwise.exp(x)``. Most methods *are* their op's function,
+``x.exp()`` is ``tensorlab.ops.unary_math.exp(x)``. Most methods *are* their op's function,
 bound as a method (its first argument becomes ``self``); each family's class below names that
 function, so a reader goes from a method straight to the op, its forward and its backward.
 Where the method's signature differs from the function's (torch calls the method's second
@@ -15,102 +15,106 @@ from typing import Any
 
 from . import _creation, _dtype
 from ._tensor import Tensor
-from .ops import copy as copies
 from .ops import (
-    elementwise,
+    arithmetic,
+    comparison,
     extrema,
     gather_scatter,
     index_slices,
     indexing,
+    inplace,
     join,
     linalg,
     movement,
     reduction,
+    unary_math,
     variance,
     views,
 )
+from .ops import copy as copies
 from .ops import softmax as softmax_op
 
 
 # --- elementwise -----------------------------------------------------------------------------------
 def add(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return elementwise.add(self, other, alpha=alpha)
+    return arithmetic.add(self, other, alpha=alpha)
 
 
 def sub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return elementwise.sub(self, other, alpha=alpha)
+    return arithmetic.sub(self, other, alpha=alpha)
 
 
 def mul(self: Tensor, other: Any) -> Tensor:
-    return elementwise.mul(self, other)
+    return arithmetic.mul(self, other)
 
 
 def div(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    return elementwise.div(self, other, rounding_mode=rounding_mode)
+    return arithmetic.div(self, other, rounding_mode=rounding_mode)
 
 
 def floor_divide(self: Tensor, other: Any) -> Tensor:
-    return elementwise.floor_divide(self, other)
+    return arithmetic.floor_divide(self, other)
 
 
 def remainder(self: Tensor, other: Any) -> Tensor:
-    return elementwise.remainder(self, other)
+    return arithmetic.remainder(self, other)
 
 
 def power(self: Tensor, exponent: Any) -> Tensor:
-    return elementwise.pow(self, exponent)
+    return arithmetic.pow(self, exponent)
 
 
 def maximum(self: Tensor, other: Tensor) -> Tensor:
-    return elementwise.maximum(self, other)
+    return arithmetic.maximum(self, other)
 
 
 def minimum(self: Tensor, other: Tensor) -> Tensor:
-    return elementwise.minimum(self, other)
+    return arithmetic.minimum(self, other)
 
 
 def where(self: Tensor, condition: Tensor, other: Any) -> Tensor:
-    return elementwise.where(condition, self, other)
+    return comparison.where(condition, self, other)
 
 
 def eq(self: Tensor, other: Any) -> Tensor:
-    return elementwise.eq(self, other)
+    return comparison.eq(self, other)
 
 
 def ne(self: Tensor, other: Any) -> Tensor:
-    return elementwise.ne(self, other)
+    return comparison.ne(self, other)
 
 
 def lt(self: Tensor, other: Any) -> Tensor:
-    return elementwise.lt(self, other)
+    return comparison.lt(self, other)
 
 
 def le(self: Tensor, other: Any) -> Tensor:
-    return elementwise.le(self, other)
+    return comparison.le(self, other)
 
 
 def gt(self: Tensor, other: Any) -> Tensor:
-    return elementwise.gt(self, other)
+    return comparison.gt(self, other)
 
 
 def ge(self: Tensor, other: Any) -> Tensor:
-    return elementwise.ge(self, other)
+    return comparison.ge(self, other)
 
 
 def equal(self: Tensor, other: Tensor) -> bool:
-    return elementwise.equal(self, other)
+    return comparison.equal(self, other)
 
 
 def allclose(self: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
-    return elementwise.allclose(self, other, rtol, atol, equal_nan)
+    return comparison.allclose(self, other, rtol, atol, equal_nan)
 
 
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
-    return elementwise.copy_(self, src)
+    return inplace.copy_(self, src)
 
 
 class ElementwiseMethods:
-    """Arithmetic, comparisons, math functions and their in-place forms: ``ops.elementwise``."""
+    """Arithmetic, comparisons, math functions and their in-place forms: ``ops.arithmetic``,
+    ``ops.comparison``, ``ops.unary_math`` and ``ops.inplace``."""
 
     add = add
     sub = sub
@@ -123,23 +127,23 @@ class ElementwiseMethods:
     floor_divide = floor_divide
     remainder = remainder
     pow = power
-    neg = elementwise.neg
-    negative = elementwise.neg
-    abs = elementwise.abs
-    exp = elementwise.exp
-    log = elementwise.log
-    sqrt = elementwise.sqrt
-    sin = elementwise.sin
-    cos = elementwise.cos
-    tanh = elementwise.tanh
-    sigmoid = elementwise.sigmoid
-    relu = elementwise.relu
-    clamp = elementwise.clamp
-    clip = elementwise.clamp
-    floor = elementwise.floor
-    ceil = elementwise.ceil
-    round = elementwise.round
-    sign = elementwise.sign
+    neg = unary_math.neg
+    negative = unary_math.neg
+    abs = unary_math.abs
+    exp = unary_math.exp
+    log = unary_math.log
+    sqrt = unary_math.sqrt
+    sin = unary_math.sin
+    cos = unary_math.cos
+    tanh = unary_math.tanh
+    sigmoid = unary_math.sigmoid
+    relu = unary_math.relu
+    clamp = unary_math.clamp
+    clip = unary_math.clamp
+    floor = unary_math.floor
+    ceil = unary_math.ceil
+    round = unary_math.round
+    sign = unary_math.sign
     maximum = maximum
     minimum = minimum
     where = where
@@ -149,39 +153,39 @@ class ElementwiseMethods:
     le = le
     gt = gt
     ge = ge
-    logical_not = elementwise.logical_not
-    bitwise_not = elementwise.bitwise_not
-    isnan = elementwise.isnan
-    isinf = elementwise.isinf
-    isfinite = elementwise.isfinite
+    logical_not = comparison.logical_not
+    bitwise_not = comparison.bitwise_not
+    isnan = comparison.isnan
+    isinf = comparison.isinf
+    isfinite = comparison.isfinite
     equal = equal
     allclose = allclose
-    add_ = elementwise.add_
-    sub_ = elementwise.sub_
-    mul_ = elementwise.mul_
-    div_ = elementwise.div_
-    floor_divide_ = elementwise.floor_divide_
-    remainder_ = elementwise.remainder_
-    pow_ = elementwise.pow_
-    neg_ = elementwise.neg_
-    abs_ = elementwise.abs_
-    exp_ = elementwise.exp_
-    log_ = elementwise.log_
-    sqrt_ = elementwise.sqrt_
-    sin_ = elementwise.sin_
-    cos_ = elementwise.cos_
-    tanh_ = elementwise.tanh_
-    sigmoid_ = elementwise.sigmoid_
-    relu_ = elementwise.relu_
-    clamp_ = elementwise.clamp_
-    clip_ = elementwise.clamp_
-    floor_ = elementwise.floor_
-    ceil_ = elementwise.ceil_
-    round_ = elementwise.round_
-    sign_ = elementwise.sign_
+    add_ = inplace.add_
+    sub_ = inplace.sub_
+    mul_ = inplace.mul_
+    div_ = inplace.div_
+    floor_divide_ = inplace.floor_divide_
+    remainder_ = inplace.remainder_
+    pow_ = inplace.pow_
+    neg_ = inplace.neg_
+    abs_ = inplace.abs_
+    exp_ = inplace.exp_
+    log_ = inplace.log_
+    sqrt_ = inplace.sqrt_
+    sin_ = inplace.sin_
+    cos_ = inplace.cos_
+    tanh_ = inplace.tanh_
+    sigmoid_ = inplace.sigmoid_
+    relu_ = inplace.relu_
+    clamp_ = inplace.clamp_
+    clip_ = inplace.clamp_
+    floor_ = inplace.floor_
+    ceil_ = inplace.ceil_
+    round_ = inplace.round_
+    sign_ = inplace.sign_
     copy_ = copy_
-    fill_ = elementwise.fill_
-    zero_ = elementwise.zero_
+    fill_ = inplace.fill_
+    zero_ = inplace.zero_
 
 
 # --- softmax ---------------------------------------------------------------------------------------
@@ -451,7 +455,7 @@ FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, 
 
 class TensorMethods(ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods):
     """Every named method. Tensor inherits it only for type checkers (``x.exp()`` is typed like
-    ``elementwise.exp``); at run time :func:`bind_methods` copies the methods onto Tensor, because
+    ``unary_math.exp``); at run time :func:`bind_methods` copies the methods onto Tensor, because
     Tensor must exist before the op modules that these classes name can be imported."""
 
 

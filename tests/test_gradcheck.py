@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import tensorlab as tl
-from tensorlab.ops import elementwise
+from tensorlab.ops import arithmetic, comparison, unary_math
 
 rng = np.random.default_rng(0)
 
@@ -33,37 +33,37 @@ ROW = lambda: away_from(uniform(-2, 2, (3,)), 1.0)  # noqa: E731 - broadcasts ag
 
 # op name -> (function of tensors, makers of its float64 inputs)
 DIFFERENTIABLE: dict[str, tuple[Callable[..., Any], tuple]] = {
-    "abs": (lambda x: elementwise.abs(x), (ANY,)),
-    "add": (lambda x, y: elementwise.add(x, y, alpha=2.5), (ANY, ROW)),
-    "ceil": (lambda x: elementwise.ceil(x), (ANY,)),
-    "clamp": (lambda x: elementwise.clamp(x, -1.0, 1.0), (lambda: away_from(uniform(-2, 2), 1.0, 0.2),)),
-    "clip": (lambda x: elementwise.clip(x, min=-0.5), (lambda: away_from(uniform(-2, 2), 0.5, 0.1),)),
-    "cos": (lambda x: elementwise.cos(x), (ANY,)),
-    "div": (lambda x, y: elementwise.div(x, y), (ANY, lambda: uniform(0.5, 2.0, (3,)))),
-    "divide": (lambda x, y: elementwise.divide(y, x), (POSITIVE, ROW)),
-    "exp": (lambda x: elementwise.exp(x), (ANY,)),
-    "floor": (lambda x: elementwise.floor(x), (ANY,)),
-    "log": (lambda x: elementwise.log(x), (POSITIVE,)),
-    "maximum": (lambda x, y: elementwise.maximum(x, y), (ANY, ROW)),
-    "minimum": (lambda x, y: elementwise.minimum(x, y), (ANY, ROW)),
-    "mul": (lambda x, y: elementwise.mul(x, y), (ANY, ROW)),
-    "multiply": (lambda x: elementwise.multiply(x, 3.0), (ANY,)),
-    "neg": (lambda x: elementwise.neg(x), (ANY,)),
-    "negative": (lambda x: elementwise.negative(x), (ANY,)),
-    "pow": (lambda x, y: elementwise.pow(x, y), (POSITIVE, ROW)),
-    "relu": (lambda x: elementwise.relu(x), (ANY,)),
-    "remainder": (lambda x, y: elementwise.remainder(x, y), (lambda: away_from(uniform(0.1, 4), 1.5, 0.2), lambda: np.full((3,), 1.5))),
-    "round": (lambda x: elementwise.round(x, decimals=1), (lambda: away_from(uniform(-2, 2), 0.1, 0.02) + 0.05,)),
-    "sigmoid": (lambda x: elementwise.sigmoid(x), (ANY,)),
-    "sign": (lambda x: elementwise.sign(x), (ANY,)),
-    "sin": (lambda x: elementwise.sin(x), (ANY,)),
-    "sqrt": (lambda x: elementwise.sqrt(x), (POSITIVE,)),
-    "sub": (lambda x, y: elementwise.sub(x, y), (ANY, ROW)),
-    "subtract": (lambda x: elementwise.subtract(2.0, x), (ANY,)),
-    "tanh": (lambda x: elementwise.tanh(x), (ANY,)),
-    "true_divide": (lambda x: elementwise.true_divide(x, 4.0), (ANY,)),
-    "trunc": (lambda x: elementwise.trunc(x), (ANY,)),
-    "where": (lambda x, y: elementwise.where(x > 0, x, y), (ANY, ROW)),
+    "abs": (lambda x: unary_math.abs(x), (ANY,)),
+    "add": (lambda x, y: arithmetic.add(x, y, alpha=2.5), (ANY, ROW)),
+    "ceil": (lambda x: unary_math.ceil(x), (ANY,)),
+    "clamp": (lambda x: unary_math.clamp(x, -1.0, 1.0), (lambda: away_from(uniform(-2, 2), 1.0, 0.2),)),
+    "clip": (lambda x: unary_math.clip(x, min=-0.5), (lambda: away_from(uniform(-2, 2), 0.5, 0.1),)),
+    "cos": (lambda x: unary_math.cos(x), (ANY,)),
+    "div": (lambda x, y: arithmetic.div(x, y), (ANY, lambda: uniform(0.5, 2.0, (3,)))),
+    "divide": (lambda x, y: arithmetic.divide(y, x), (POSITIVE, ROW)),
+    "exp": (lambda x: unary_math.exp(x), (ANY,)),
+    "floor": (lambda x: unary_math.floor(x), (ANY,)),
+    "log": (lambda x: unary_math.log(x), (POSITIVE,)),
+    "maximum": (lambda x, y: arithmetic.maximum(x, y), (ANY, ROW)),
+    "minimum": (lambda x, y: arithmetic.minimum(x, y), (ANY, ROW)),
+    "mul": (lambda x, y: arithmetic.mul(x, y), (ANY, ROW)),
+    "multiply": (lambda x: arithmetic.multiply(x, 3.0), (ANY,)),
+    "neg": (lambda x: unary_math.neg(x), (ANY,)),
+    "negative": (lambda x: unary_math.negative(x), (ANY,)),
+    "pow": (lambda x, y: arithmetic.pow(x, y), (POSITIVE, ROW)),
+    "relu": (lambda x: unary_math.relu(x), (ANY,)),
+    "remainder": (lambda x, y: arithmetic.remainder(x, y), (lambda: away_from(uniform(0.1, 4), 1.5, 0.2), lambda: np.full((3,), 1.5))),
+    "round": (lambda x: unary_math.round(x, decimals=1), (lambda: away_from(uniform(-2, 2), 0.1, 0.02) + 0.05,)),
+    "sigmoid": (lambda x: unary_math.sigmoid(x), (ANY,)),
+    "sign": (lambda x: unary_math.sign(x), (ANY,)),
+    "sin": (lambda x: unary_math.sin(x), (ANY,)),
+    "sqrt": (lambda x: unary_math.sqrt(x), (POSITIVE,)),
+    "sub": (lambda x, y: arithmetic.sub(x, y), (ANY, ROW)),
+    "subtract": (lambda x: arithmetic.subtract(2.0, x), (ANY,)),
+    "tanh": (lambda x: unary_math.tanh(x), (ANY,)),
+    "true_divide": (lambda x: arithmetic.true_divide(x, 4.0), (ANY,)),
+    "trunc": (lambda x: unary_math.trunc(x), (ANY,)),
+    "where": (lambda x, y: comparison.where(x > 0, x, y), (ANY, ROW)),
 }
 # Ops whose results are bools, ints or Python values: there is nothing to differentiate.
 NOT_DIFFERENTIABLE = {
@@ -81,7 +81,7 @@ def inputs_for(name: str) -> tuple:
 
 
 def test_every_elementwise_op_is_covered() -> None:
-    assert set(elementwise.__all__) == set(DIFFERENTIABLE) | NOT_DIFFERENTIABLE | NO_DERIVATIVE
+    assert set(arithmetic.__all__) | set(comparison.__all__) | set(unary_math.__all__) == set(DIFFERENTIABLE) | NOT_DIFFERENTIABLE | NO_DERIVATIVE
 
 
 def test_floor_divide_has_no_derivative_like_torch() -> None:

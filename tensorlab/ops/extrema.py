@@ -16,7 +16,8 @@ import numpy as np
 from .._dtype import bool_, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
-from .elementwise import isnan, maximum, minimum, where
+from .arithmetic import maximum, minimum
+from .comparison import isnan, where
 from .reduction import (
     Sum,
     axes_of,

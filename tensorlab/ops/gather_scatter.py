@@ -27,7 +27,8 @@ import numpy as np
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
-from .elementwise import inplace, where
+from .comparison import where
+from .inplace import inplace
 from .picking import PickElements, positions_at
 from .views import Layout
 

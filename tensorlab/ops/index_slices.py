@@ -17,8 +17,8 @@ import numpy as np
 from .._dtype import int32, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
-from .elementwise import inplace
 from .gather_scatter import as_1d, check_in_bounds, picking_strides, size_along
+from .inplace import inplace
 from .picking import PickElements, positions_at
 
 __all__ = ["index_add", "index_copy", "index_fill", "index_select"]

@@ -4,7 +4,7 @@
 item of the index changes the layout (an int fixes a dim and moves the offset, a slice moves
 the offset and multiplies the stride by the step, ``None`` inserts a size-1 dim), so the result
 is a view of the same storage. Assignment computes the same view and writes into it with the
-in-place machinery of ``ops.elementwise``, so the version counter is bumped and every tensor
+in-place machinery of ``ops.inplace``, so the version counter is bumped and every tensor
 sharing the storage sees the new values (``xs = ys[:]; xs[:, 0] = 7`` changes ``ys``).
 
 *Advanced* indexing (lists, integer or bool tensors) cannot be a view: the elements it picks
@@ -30,15 +30,10 @@ from ..autograd.copy_slices import refresh_view_history
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
-from .elementwise import (
-    _check_fits,
-    copy_,
-    fill_,
-    inplace,
-    records_history,
-)
 from .gather_scatter import gather
+from .inplace import copy_, fill_, inplace, records_history
 from .picking import PickElements, PositionMap, PutElements
+from .promotion import _check_fits
 from .views import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
 __all__ = ["masked_fill", "masked_select", "nonzero", "take", "take_along_dim"]

@@ -30,8 +30,8 @@ from .._dtype import int32, int64
 from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
-from .elementwise import inplace
 from .index_slices import index_select
+from .inplace import inplace
 from .picking import PickElements, positions_at
 from .reduction import normalize_dims
 from .views import Layout

@@ -22,7 +22,8 @@ from .._dtype import bool_, dtype, float16, float32, get_default_dtype, int64, t
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
-from .elementwise import sign, where
+from .comparison import where
+from .unary_math import sign
 
 __all__ = ["all", "any", "cumsum", "logsumexp", "mean", "norm", "prod", "sum"]
 

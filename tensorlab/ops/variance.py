@@ -15,7 +15,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
-from .elementwise import where
+from .comparison import where
 from .reduction import (
     accumulate_dtype,
     axes_of,

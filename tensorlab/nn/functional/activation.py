@@ -12,14 +12,14 @@ import numpy as np
 
 from ..._tensor import Tensor, require_tensors
 from ...autograd.function import Function, FunctionCtx
-from ...ops import elementwise
+from ...ops import unary_math
 from ...ops.softmax import log_softmax, softmax
 
 __all__ = ["gelu", "log_softmax", "relu", "sigmoid", "softmax", "tanh"]
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's name
-    return input.relu_() if inplace else elementwise.relu(input)
+    return input.relu_() if inplace else unary_math.relu(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002

@@ -18,7 +18,7 @@ from ..._tensor import Tensor
 from ...autograd.function import Function, FunctionCtx
 from ...autograd.grad_mode import is_grad_enabled
 from ...ops.broadcasting import broadcast_pair
-from ...ops.elementwise import where
+from ...ops.comparison import where
 from ...ops.softmax import log_softmax
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "mse_loss", "nll_loss"]

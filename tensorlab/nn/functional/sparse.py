@@ -11,7 +11,7 @@ import numpy as np
 from ..._dtype import bool_, int32, int64
 from ..._tensor import Tensor
 from ...autograd.function import Function, FunctionCtx
-from ...ops.elementwise import where
+from ...ops.comparison import where
 
 __all__ = ["embedding", "one_hot"]
 

@@ -1,0 +1,307 @@
+"""In-place ops (``add_``, ``exp_``, ``copy_``, ``fill_``...) and the machinery that writes into a tensor.
+
+An in-place op computes its result out of place, then writes it into self's memory: the guards
+torch applies first (a leaf that requires grad, a view that forbids it, overlapping memory), the
+dtype rule for the write (never float -> integer), the version bump that lets backward catch a
+value changed under it, and the history self takes over. Indexing assignment, ``index_*`` and
+gather/scatter write into tensors too, so they use ``inplace``/``write_inplace`` from here.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, dtype
+from .._fast import inplace as fast_inplace
+from .._fast import switch as fast
+from .._tensor import Tensor
+from ..autograd.copy_slices import check_view_write, write_through_view
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as grad_state
+from .arithmetic import add, div, floor_divide, mul, pow, remainder, sub  # noqa: A004 - torch's names
+from .broadcasting import broadcast_pair
+from .promotion import Operand, _check_fits, _operand
+from .unary_math import (  # torch's names, shadowing builtins as in the ops they name
+    abs,  # noqa: A004
+    ceil,
+    clamp,
+    cos,
+    exp,
+    floor,
+    log,
+    neg,
+    relu,
+    round,  # noqa: A004
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    tanh,
+    trunc,
+)
+
+
+# --- in-place: compute out of place, then write into self's memory -----------------------
+def _can_cast(src: dtype, dst: dtype) -> bool:
+    """torch's rule for in-place results: never float -> integer, never non-bool -> bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return not (src is not bool_ and dst is bool_)
+
+
+def _has_internal_overlap(t: Tensor) -> bool:
+    return any(st == 0 and sz > 1 for sz, st in zip(t.shape, t.stride(), strict=True))
+
+
+def records_history(self: Tensor, inputs: Any) -> bool:
+    """Will writing ``op(self, *inputs)`` into self be recorded by autograd?
+
+    Yes in grad mode when self, one of the other inputs, or the base self is a view of requires grad.
+    """
+    if not grad_state.enabled:
+        return False
+    if self._requires_grad or builtins.any(getattr(x, "_requires_grad", False) for x in inputs):
+        return True
+    return self._view_info is not None and self._view_info.base._requires_grad
+
+
+def check_inplace_allowed(self: Tensor, *inputs: Any) -> None:
+    """torch's guards before writing ``op(self, *inputs)`` into self: a view that allows it
+    (see ``autograd.copy_slices``), not a leaf that requires grad, no overlap."""
+    if records_history(self, inputs):
+        if self._view_info is not None:
+            check_view_write(self)
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+    if _has_internal_overlap(self):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+def write_inplace(self: Tensor, result: Tensor, any_cast: bool = False) -> Tensor:
+    """Store ``result`` into self's storage, bump the version, and take over result's history."""
+    store_result(self, result, any_cast)
+    if result._requires_grad:
+        self._requires_grad = True
+        self.grad_fn = result.grad_fn
+        self._output_nr = result._output_nr
+        _saved_output_is_now(self, result.grad_fn)
+    return self
+
+
+def store_result(self: Tensor, result: Tensor, any_cast: bool = False) -> None:
+    """Check an in-place result against self (shape, dtype), copy it in and bump the version."""
+    if tuple(result.shape) != tuple(self.shape):
+        raise RuntimeError(
+            f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+            f"{list(broadcast_pair(self.shape, result.shape)) if _broadcasts(self, result) else list(result.shape)}"
+        )
+    if not any_cast and not _can_cast(result.dtype, self.dtype):
+        raise RuntimeError(
+            f"result type {result.dtype.scalar_type} can't be cast to the desired output "
+            f"type {self.dtype.scalar_type}"
+        )
+    self._data[...] = result._data
+    self._storage.version += 1
+
+
+def _saved_output_is_now(self: Tensor, node: Any) -> None:
+    """An op that saved its own output (``exp_`` keeps e^x for backward) now finds it in self,
+    at self's new version: a later in-place write to self is then caught in backward, as in torch."""
+    for saved in node._saved or ():
+        if saved is not None and saved.is_output:
+            saved.data = self.detach()
+            saved.version = self._storage.version
+
+
+def _broadcasts(a: Tensor, b: Tensor) -> bool:
+    try:
+        broadcast_pair(a.shape, b.shape)
+        return True
+    except RuntimeError:
+        return False
+
+
+def inplace(op: Callable[..., Tensor], self: Tensor, *args: Any, any_cast: bool = False, **kwargs: Any) -> Tensor:
+    """Run ``op(self, *args)`` out of place and write the result into self.
+
+    When a graph is being recorded, the op sees a snapshot of self's old value (same history,
+    copied data), so the backward of the op still has the values it needs after the write.
+    A write into a view rewrites its base's history instead (``autograd.copy_slices``).
+    """
+    inputs = (*args, *kwargs.values())
+    check_inplace_allowed(self, *inputs)
+    recording = records_history(self, inputs)
+    if recording and self._view_info is not None:
+        return write_through_view(self, op, args, kwargs, _store_and_track_saved(any_cast))
+    before = _snapshot(self) if recording else self
+    return write_inplace(self, op(before, *args, **kwargs), any_cast)
+
+
+def _store_and_track_saved(any_cast: bool) -> Callable[[Tensor, Tensor], None]:
+    """How a write through a view stores its result: as any in-place write, and an op that saved
+    its own output now finds it in the view (see :func:`_saved_output_is_now`)."""
+
+    def store(view: Tensor, result: Tensor) -> None:
+        store_result(view, result, any_cast)
+        if result.grad_fn is not None:
+            _saved_output_is_now(view, result.grad_fn)
+
+    return store
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    copy = Tensor._from_array(t._data.copy(), t.dtype)
+    copy._requires_grad = t._requires_grad
+    copy.grad_fn = t.grad_fn
+    copy._output_nr = t._output_nr
+    if t._requires_grad and t.grad_fn is None:  # only possible under no_grad: no graph anyway
+        copy._requires_grad = False
+    return copy
+
+
+def add_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
+    if fast.enabled and (alpha == 1 and alpha is not True) and fast_inplace.ufunc_into_self(np.add, self, other):
+        return self
+    return inplace(add, self, other, alpha=alpha)
+
+
+def sub_(self: Tensor, other: Operand, *, alpha: Any = 1) -> Tensor:
+    if fast.enabled and (alpha == 1 and alpha is not True) and fast_inplace.ufunc_into_self(np.subtract, self, other):
+        return self
+    return inplace(sub, self, other, alpha=alpha)
+
+
+def mul_(self: Tensor, other: Operand) -> Tensor:
+    if fast.enabled and fast_inplace.ufunc_into_self(np.multiply, self, other):
+        return self
+    return inplace(mul, self, other)
+
+
+def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
+    return inplace(div, self, other, rounding_mode=rounding_mode)
+
+
+def floor_divide_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(floor_divide, self, other)
+
+
+def remainder_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(remainder, self, other)
+
+
+def pow_(self: Tensor, exponent: Operand) -> Tensor:
+    return inplace(pow, self, exponent)
+
+
+def clamp_(self: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
+    return inplace(clamp, self, min, max)
+
+
+def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
+    return inplace(round, self, decimals=decimals)
+
+
+def trunc_(self: Tensor) -> Tensor:
+    return inplace(trunc, self)
+
+
+Tensor.trunc = trunc  # type: ignore[attr-defined]
+Tensor.trunc_ = trunc_  # type: ignore[attr-defined]
+
+
+def _unary_inplace(op: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+    def op_(self: Tensor) -> Tensor:
+        return inplace(op, self)
+
+    op_.__name__ = op.__name__ + "_"
+    op_.__doc__ = f"In-place {op.__name__}: writes into self and returns it."
+    return op_
+
+
+neg_, abs_, exp_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, floor_, ceil_, sign_ = (
+    _unary_inplace(f) for f in (neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, floor, ceil, sign)
+)
+
+
+class Fill(Function):
+    """Every element set to one number. The old values are forgotten: their gradient is 0."""
+
+    backward_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Operand) -> Tensor:
+        scalar = value.item() if isinstance(value, Tensor) else value
+        _check_fits(scalar, x.dtype)
+        return Tensor._from_array(np.full(x.shape, _operand(scalar, x.dtype), dtype=x.dtype.numpy), x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, None
+
+
+class FillTensor(Fill):
+    """fill_ with a 0-d tensor: that tensor receives the sum of the gradient (it is every element)."""
+
+    backward_name = "FillBackward3"
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad.sum()
+
+
+class Zero(Fill):
+    """zero_: fill with 0."""
+
+    backward_name = "ZeroBackward0"
+
+
+class Copy(Function):
+    """x's elements replaced by src's (broadcast, cast to x's dtype). d/dx = 0, d/dsrc = 1."""
+
+    backward_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, src: Tensor) -> Tensor:
+        shape = broadcast_pair(x.shape, src.shape)
+        if shape != tuple(x.shape):
+            raise RuntimeError(
+                f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}"
+            )
+        values = np.broadcast_to(src._data.astype(x.dtype.numpy, copy=False), shape)
+        return Tensor._from_array(values.copy(), x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return grad * 0, grad
+
+
+def copy_(self: Tensor, src: Tensor) -> Tensor:
+    """Write src (broadcast to self's shape, cast to self's dtype) into self."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    return inplace(Copy.apply, self, src, any_cast=True)
+
+
+def fill_(self: Tensor, value: Operand) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-d tensor)."""
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
+            )
+        return inplace(FillTensor.apply, self, value, any_cast=True)
+    return inplace(Fill.apply, self, value, any_cast=True)
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Set every element to 0."""
+    return inplace(Zero.apply, self, 0, any_cast=True)
