@@ -3,9 +3,9 @@
 Only definitions travel to the sandbox: imports, ``def`` and ``class`` statements, and
 assignments to plain names, in notebook order, each as its own statement so that one broken
 line costs only what depends on it. Calls at the top level (prints, checks, experiments) are
-dropped, and so are the locked test cells and imports of ``tensorlab.grading``: what is graded
-is the functions, not what the notebook did with them. A cell that does not parse is skipped
-and reported.
+dropped, and so are the locked test cells and the setup cell's ``from tensorlab.grading import
+check``: what is graded is the functions, not what the notebook did with them. A cell that does
+not parse is skipped and reported.
 """
 
 from __future__ import annotations
@@ -35,10 +35,20 @@ def is_locked_test_cell(cell: nbformat.NotebookNode) -> bool:
     return bool(grading.get("grade")) and not grading.get("solution")
 
 
+def is_check_import(statement: ast.stmt) -> bool:
+    """The setup cell's ``from tensorlab.grading import check``: the notebook's, not the learner's.
+
+    Only this exact import is dropped; any other import of tensorlab (its answer key in
+    ``tensorlab.grading.units`` included) stays, so the rules refuse it with a clear message.
+    """
+    return (isinstance(statement, ast.ImportFrom) and statement.module == "tensorlab.grading"
+            and all(alias.name == "check" and alias.asname is None for alias in statement.names))
+
+
 def is_kept(statement: ast.stmt) -> bool:
     if not isinstance(statement, KEPT):
         return False
-    if isinstance(statement, ast.ImportFrom) and (statement.module or "").startswith("tensorlab.grading"):
+    if is_check_import(statement):
         return False
     if isinstance(statement, (ast.Assign, ast.AnnAssign)):
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]

@@ -53,6 +53,18 @@ def test_ways_around_the_rules_are_refused(source: str, named: str) -> None:
     "import numpy as np\nSIZE = 3\ndef helper(x):\n    return x * SIZE\ndef f(x):\n    return helper(np.asarray(x))",
     "import tensorlab\ndef f(x):\n    return x + 1",  # an unused import elsewhere in the notebook costs nothing
 ])
+def test_the_answer_key_in_tensorlab_grading_is_refused_but_the_setup_import_is_not_graded() -> None:
+    """Extraction drops only the notebook's own ``from tensorlab.grading import check``."""
+    from autograder.extract import program_of
+
+    program = program_of({1: "from tensorlab.grading import check",
+                          2: "from tensorlab.grading.units.autograd import topological_order_reference\n"
+                             "def f(graph, root):\n    return topological_order_reference(graph, root)"})
+    assert [ast.unparse(statement).split()[1] for statement in program.statements][:1] == ["tensorlab.grading.units.autograd"]
+    found = rule_violations(program.statements, "f", (), False)
+    assert any("reference library is not allowed" in problem for problem in found), found
+
+
 def test_honest_answers_have_no_violations(source: str) -> None:
     assert violations(source) == []
 

@@ -20,7 +20,7 @@ from autograder.spec import Case, Exercise, Graded, load_exercise
 from autograder.verify import judge, run_in_sandbox
 from tensorlab.grading import CheckFailed
 from tensorlab.grading.check import check_cells
-from tensorlab.grading.rules import rule_violations
+from tensorlab.grading.rules import REFERENCE_MODULES, imported_modules, is_within, rule_violations
 from tensorlab.grading.vectorised import loop_violations
 from tests.mutants import Mutant
 
@@ -119,12 +119,18 @@ def test_mutant_fails_check_and_scores_zero_under_every_seed(notebook: str, muta
     assert scores == [0.0] * len(SEEDS), f"scores under the ten seeds: {scores}"
 
 
+def calls_the_reference(mutant: Mutant) -> bool:
+    """Does the mutant import the answer key (not merely mention it in a comment)?"""
+    statements = program_of({1: mutant.source}).statements
+    return any(is_within(module, REFERENCE_MODULES) for statement in statements for module in imported_modules(statement))
+
+
 @pytest.mark.parametrize(("notebook", "function"), ALL_FUNCTIONS, ids=[f"{n}-{f}" for n, f in ALL_FUNCTIONS])
 def test_every_function_has_its_mutants(notebook: str, function: str) -> None:
     """At least eight, among them a call into the reference and, for a vectorised part, a disguised loop."""
     own = [mutant for mutant in mutants(notebook) if mutant.function == function]
     assert len(own) >= MINIMUM_MUTANTS, f"{function} has {len(own)} mutants"
-    assert any("tensorlab" in m.source or "torch" in m.source for m in own), "no reference-delegating mutant"
+    assert any(calls_the_reference(m) for m in own), "no mutant that imports tensorlab, torch or the grader"
     if graded(notebook, function).task.vectorised:
         disguised = [m for m in own if "for " not in m.source and loop_violations(program_of({1: m.source}).statements)]
         assert disguised, "no mutant that loops without a for statement"

@@ -90,19 +90,19 @@ class Task:
                               self.expected_strides(arguments, expected)))
         if self.vectorised and self.timed_case is not None:
             arguments = self.timed_case(self.rng(seed + 1))
-            expected = expected_outcome(self, arguments)
-            limit = max(TIME_FACTOR * self.reference_seconds(arguments), TIME_FLOOR)
+            expected, seconds = self.timed_reference(arguments)
+            limit = max(TIME_FACTOR * seconds, TIME_FLOOR)
             cases.append(Case(arguments, expected, visible, "", self.expected_strides(arguments, expected), limit))
         return cases
 
-    def reference_seconds(self, arguments: Arguments, runs: int = 3) -> float:
-        """The reference's best time on ``arguments``: the best of a few runs, so one slow moment under load does not count."""
-        best = float("inf")
+    def timed_reference(self, arguments: Arguments, runs: int = 3) -> tuple[Any, float]:
+        """The reference's outcome and its best time of a few runs (one slow moment under load does not count)."""
+        best, expected = float("inf"), None
         for _ in range(runs):
             started = time.perf_counter()
-            expected_outcome(self, arguments)
+            expected = expected_outcome(self, arguments)
             best = min(best, time.perf_counter() - started)
-        return best
+        return expected, best
 
     def public_cases(self) -> list[Case]:
         return self.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True)
