@@ -47,12 +47,6 @@ def test_ways_around_the_rules_are_refused(source: str, named: str) -> None:
     assert any(named in problem for problem in violations(source)), violations(source)
 
 
-@pytest.mark.parametrize("source", [
-    "import numpy as np\nimport math\ndef f(a, b):\n    return np.asarray(a) * math.pi",
-    "from functools import cache\nimport numpy as np\n@cache\ndef f(n):\n    return np.arange(n)",
-    "import numpy as np\nSIZE = 3\ndef helper(x):\n    return x * SIZE\ndef f(x):\n    return helper(np.asarray(x))",
-    "import tensorlab\ndef f(x):\n    return x + 1",  # an unused import elsewhere in the notebook costs nothing
-])
 def test_the_answer_key_in_tensorlab_grading_is_refused_but_the_setup_import_is_not_graded() -> None:
     """Extraction drops only the notebook's own ``from tensorlab.grading import check``."""
     from autograder.extract import program_of
@@ -65,6 +59,12 @@ def test_the_answer_key_in_tensorlab_grading_is_refused_but_the_setup_import_is_
     assert any("reference library is not allowed" in problem for problem in found), found
 
 
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nimport math\ndef f(a, b):\n    return np.asarray(a) * math.pi",
+    "from functools import cache\nimport numpy as np\n@cache\ndef f(n):\n    return np.arange(n)",
+    "import numpy as np\nSIZE = 3\ndef helper(x):\n    return x * SIZE\ndef f(x):\n    return helper(np.asarray(x))",
+    "import tensorlab\ndef f(x):\n    return x + 1",  # an unused import elsewhere in the notebook costs nothing
+])
 def test_honest_answers_have_no_violations(source: str) -> None:
     assert violations(source) == []
 
