@@ -1,0 +1,94 @@
+"""Run a function on N local processes joined in a ``torch.distributed`` process group, from a notebook.
+
+``run(fn, 4)`` starts four processes on this machine, joins them in a gloo process group on
+127.0.0.1 (the same API NCCL offers on GPUs), calls ``fn(rank, world_size, *args)`` in each, and
+returns the four results in rank order. That is what ``torchrun`` and a cluster do, on loopback.
+
+Processes are *forked*, so ``fn`` may be defined in a notebook cell (a spawned process could not
+import it). Results travel back pickled (tensors by value). Nothing hangs: a rank that raises stops
+every rank, and ``RankError`` carries its traceback; a collective waiting for a dead rank is cut
+off by ``timeout``. Every process is joined or killed before ``run`` returns.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import queue
+import socket
+import time
+import traceback
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+__all__ = ["RankError", "free_port", "run"]
+
+
+class RankError(RuntimeError):
+    """A rank raised, or the group did not finish in time; the message says which and why."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _rank_main(rank: int, world_size: int, port: int, fn: Callable[..., Any], args: tuple,
+               results: Any, timeout: float, backend: str) -> None:
+    """One process: the environment torchrun would set, the process group, the call, the result."""
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                      LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size), LOCAL_WORLD_SIZE=str(world_size))
+    import torch.distributed as dist
+
+    try:
+        dist.init_process_group(backend, rank=rank, world_size=world_size, timeout=timedelta(seconds=timeout))
+        outcome = ("ok", pickle.dumps(fn(rank, world_size, *args)))
+    except BaseException:  # the parent reports it; a process must never die silently
+        outcome = ("error", pickle.dumps(traceback.format_exc()))
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+    results.put((rank, *outcome))
+
+
+def run(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 60.0, backend: str = "gloo") -> list[Any]:
+    """``[fn(0, N, *args), ..., fn(N-1, N, *args)]``, each computed in its own process of one group."""
+    if world_size < 1:
+        raise ValueError(f"world_size must be at least 1, got {world_size}")
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    port = free_port()
+    processes = [context.Process(target=_rank_main, args=(rank, world_size, port, fn, args, results, timeout, backend),
+                                 daemon=True) for rank in range(world_size)]
+    for process in processes:
+        process.start()
+    outcomes: dict[int, Any] = {}
+    failures: list[str] = []
+    deadline = time.monotonic() + timeout + 10  # the group's own timeout fires first; this is the backstop
+    try:
+        while len(outcomes) + len(failures) < world_size and not failures:
+            try:
+                rank, status, payload = results.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                missing = sorted(set(range(world_size)) - set(outcomes))
+                raise RankError(f"ranks {missing} did not finish within {timeout:g} s (a collective waiting for "
+                                 "a rank that never calls it?)") from None
+            if status == "ok":
+                outcomes[rank] = pickle.loads(payload)
+            else:
+                failures.append(f"rank {rank} raised:\n{pickle.loads(payload)}")
+        if failures:
+            raise RankError("\n".join(failures))
+        return [outcomes[rank] for rank in range(world_size)]
+    finally:
+        finished = len(outcomes) == world_size  # else some ranks may wait in a collective for ever: stop them
+        for process in processes:
+            process.join(timeout=5 if finished else 0)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        results.close()
