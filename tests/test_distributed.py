@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tensorlab.distributed import (
     RankError,
     all_gather,
+    assign_buckets,
     ring_all_reduce,
     ring_all_reduce_seconds,
     ring_reduce_scatter,
@@ -168,3 +169,16 @@ def test_importing_the_simulator_loads_no_torch() -> None:
 
     probe = "import sys, tensorlab.distributed; print('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+@settings(max_examples=60, deadline=None)
+@given(elements=st.lists(st.integers(1, 300), min_size=1, max_size=12), cap=st.integers(0, 2000))
+def test_buckets_follow_torchs_reducer(elements: list[int], cap: int) -> None:
+    """torch's own assignment (the C++ reducer's), for float32 gradients of these many elements."""
+    gradients = [torch.empty(count) for count in elements]
+    expected, _ = dist._compute_bucket_assignment_by_size(gradients, [cap])
+    assert assign_buckets([4 * count for count in elements], cap) == [list(bucket) for bucket in expected]
+
+
+def test_no_gradients_no_buckets() -> None:
+    assert assign_buckets([], 1000) == []  # torch's reducer asserts on an empty list instead

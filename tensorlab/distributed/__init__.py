@@ -6,8 +6,10 @@
 - :func:`~tensorlab.distributed.launch.run`: run a function on N local processes joined in a
   ``torch.distributed`` process group (gloo on 127.0.0.1), and get each rank's result back, with a
   timeout and a clear error when a rank fails. It imports torch; the simulator does not.
+- :func:`~tensorlab.distributed.buckets.assign_buckets`: how DDP packs gradients into buckets.
 """
 
+from .buckets import assign_buckets
 from .launch import RankError, run
 from .simulator import (
     Message,
@@ -22,6 +24,6 @@ from .simulator import (
 )
 
 __all__ = [
-    "Message", "RankError", "Trace", "all_gather", "ring_all_reduce", "ring_all_reduce_seconds", "ring_reduce_scatter",
+    "Message", "assign_buckets", "RankError", "Trace", "all_gather", "ring_all_reduce", "ring_all_reduce_seconds", "ring_reduce_scatter",
     "run", "tree_all_reduce_seconds", "tree_broadcast", "tree_reduce",
 ]
