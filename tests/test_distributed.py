@@ -99,20 +99,24 @@ def collectives_on_gloo(rank: int, world_size: int, buffers: list[np.ndarray]) -
     dist.broadcast(broadcast, src=1)
     reduced = mine.clone()
     dist.reduce(reduced, dst=2)
-    return {"sum": summed.numpy(), "max": maximum.numpy(), "gather": torch.cat(gathered).numpy(),
+    scattered = torch.empty(len(mine) // world_size, dtype=mine.dtype)
+    dist.reduce_scatter(scattered, list(mine.chunk(world_size)))
+    return {"scatter": scattered.numpy(), "sum": summed.numpy(), "max": maximum.numpy(), "gather": torch.cat(gathered).numpy(),
             "broadcast": broadcast.numpy(), "reduce": reduced.numpy()}
 
 
 def test_the_simulator_gives_what_gloo_gives() -> None:
     world_size = 3
-    buffers = rank_buffers(world_size, (7,), seed=11)
+    buffers = rank_buffers(world_size, (9,), seed=11)
     real = run(collectives_on_gloo, world_size, buffers, timeout=60)
     summed, _ = ring_all_reduce(buffers)
     maximum, _ = ring_all_reduce(buffers, "max")
     gathered, _ = all_gather(buffers)
     broadcast, _ = tree_broadcast(buffers, root=1)
     reduced, _ = tree_reduce(buffers, root=2)
+    owned, _ = ring_reduce_scatter(buffers)
     for rank in range(world_size):
+        assert np.array_equal(real[rank]["scatter"], owned[rank])
         assert np.array_equal(real[rank]["sum"], summed[rank])
         assert np.array_equal(real[rank]["max"], maximum[rank])
         assert np.array_equal(real[rank]["gather"], gathered[rank])
@@ -182,3 +186,16 @@ def test_buckets_follow_torchs_reducer(elements: list[int], cap: int) -> None:
 
 def test_no_gradients_no_buckets() -> None:
     assert assign_buckets([], 1000) == []  # torch's reducer asserts on an empty list instead
+
+
+def joins_rpc_by_itself(rank: int, world_size: int) -> str:
+    import torch.distributed.rpc as rpc
+
+    rpc.init_rpc(f"worker{rank}", rank=rank, world_size=world_size)
+    answer = rpc.rpc_sync("worker1", torch.add, args=(torch.ones(2), rank)).tolist() if rank == 0 else []
+    rpc.shutdown()
+    return f"{dist.is_initialized()} {answer}"
+
+
+def test_without_a_backend_the_function_joins_by_itself() -> None:
+    assert run(joins_rpc_by_itself, 2, backend=None, timeout=60) == ["False [1.0, 1.0]", "False []"]

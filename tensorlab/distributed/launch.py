@@ -38,14 +38,15 @@ def free_port() -> int:
 
 
 def _rank_main(rank: int, world_size: int, port: int, fn: Callable[..., Any], args: tuple,
-               results: Any, timeout: float, backend: str) -> None:
+               results: Any, timeout: float, backend: str | None) -> None:
     """One process: the environment torchrun would set, the process group, the call, the result."""
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                       LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size), LOCAL_WORLD_SIZE=str(world_size))
     import torch.distributed as dist
 
     try:
-        dist.init_process_group(backend, rank=rank, world_size=world_size, timeout=timedelta(seconds=timeout))
+        if backend is not None:  # None: fn joins by itself (torch.distributed.rpc.init_rpc uses the same address)
+            dist.init_process_group(backend, rank=rank, world_size=world_size, timeout=timedelta(seconds=timeout))
         outcome = ("ok", pickle.dumps(fn(rank, world_size, *args)))
     except BaseException:  # the parent reports it; a process must never die silently
         outcome = ("error", pickle.dumps(traceback.format_exc()))
@@ -55,8 +56,12 @@ def _rank_main(rank: int, world_size: int, port: int, fn: Callable[..., Any], ar
     results.put((rank, *outcome))
 
 
-def run(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 60.0, backend: str = "gloo") -> list[Any]:
-    """``[fn(0, N, *args), ..., fn(N-1, N, *args)]``, each computed in its own process of one group."""
+def run(fn: Callable[..., Any], world_size: int, *args: Any, timeout: float = 60.0, backend: str | None = "gloo") -> list[Any]:
+    """``[fn(0, N, *args), ..., fn(N-1, N, *args)]``, each computed in its own process of one group.
+
+    ``backend=None`` sets the environment (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE) but starts no
+    process group, for functions that join by themselves, such as ``rpc.init_rpc``.
+    """
     if world_size < 1:
         raise ValueError(f"world_size must be at least 1, got {world_size}")
     context = multiprocessing.get_context("fork")
