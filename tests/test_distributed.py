@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 
 import numpy as np
 import pytest
@@ -199,3 +200,24 @@ def joins_rpc_by_itself(rank: int, world_size: int) -> str:
 
 def test_without_a_backend_the_function_joins_by_itself() -> None:
     assert run(joins_rpc_by_itself, 2, backend=None, timeout=60) == ["False [1.0, 1.0]", "False []"]
+
+
+def dies_on_rank_one(rank: int, world_size: int) -> int:
+    if rank == 1:
+        os._exit(3)  # a crash: no exception, no result
+    dist.barrier()
+    return rank
+
+
+def test_a_rank_that_dies_without_a_word_is_named() -> None:
+    with pytest.raises(RankError, match="rank 1 died with exit code 3"):
+        run(dies_on_rank_one, 2, timeout=20)
+    assert not multiprocessing.active_children()
+
+
+def test_ranks_that_cannot_connect_are_relaunched_then_reported() -> None:
+    with pytest.warns(RuntimeWarning, match="could not connect") as caught, \
+            pytest.raises(RankError, match="raised while connecting"):
+        run(rank_and_size, 2, backend="no_such_backend", timeout=10)
+    assert len([w for w in caught if "could not connect" in str(w.message)]) == 2  # three attempts in all
+    assert not multiprocessing.active_children()
