@@ -2,14 +2,19 @@
 
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
-- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step.
+- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
 """
 
 from .broadcast import BroadcastExplorer, BroadcastModel
+from .collective import CollectiveExplorer, CollectiveModel
 from .graph import GraphExplorer, GraphModel
 from .strides import StrideExplorer, StrideModel
 
-__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "StrideExplorer", "StrideModel"]
+__all__ = [
+    "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel",
+    "GraphExplorer", "GraphModel", "StrideExplorer", "StrideModel",
+]

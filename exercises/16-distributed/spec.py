@@ -1,0 +1,15 @@
+"""Grading spec for 16-distributed: the ring collectives on a simulator, and DDP's gradient buckets."""
+
+from autograder.spec import Exercise, Graded
+
+EXERCISE = Exercise(
+    notebook="distributed",
+    graded=(
+        Graded("ring_reduce_scatter", points=3, random_cases=20),
+        Graded("ring_all_gather", points=2, random_cases=20),
+        Graded("ring_all_reduce", points=2, random_cases=20),
+        Graded("bucket_gradients", points=3, random_cases=20),
+    ),
+    timeout=10.0,
+    memory_mb=1024,
+)
