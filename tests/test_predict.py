@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
 import torch
 
 from tensorlab.widgets.predict import predict
 
 
-def test_a_right_guess_is_confirmed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_right_guess_is_confirmed() -> None:
     verdict = predict((1, 3), lambda: torch.ones(2, 3).t().stride())
-    assert verdict.correct and "Right" in capsys.readouterr().out
+    assert verdict.correct and "Right" in verdict.message
+
+
+def test_a_notebook_shows_the_sentence_once() -> None:
+    from IPython.lib.pretty import pretty
+
+    assert pretty(predict(..., lambda: torch.ones(2, 3).numel())) == "No guess yet: the answer is 6."
 
 
 def test_torch_size_and_a_tuple_compare_by_value() -> None:

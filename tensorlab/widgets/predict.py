@@ -46,7 +46,7 @@ def _shown(value: Any) -> str:
 
 
 def predict(guess: Any, run: Callable[[], Any], why: str = "") -> Feedback:
-    """Compare a guess with what ``run()`` gives (or raises); print and return the verdict."""
+    """Compare a guess with what ``run()`` gives (or raises); the verdict, shown as its sentence when last in a cell."""
     actual = _outcome(run)
     if guess is ...:
         verdict = Feedback(False, f"No guess yet: the answer is {_shown(actual)}. {why}".strip())
@@ -54,5 +54,4 @@ def predict(guess: Any, run: Callable[[], Any], why: str = "") -> Feedback:
         verdict = Feedback(True, f"✓ Right: {_shown(actual)}. {why}".strip())
     else:
         verdict = Feedback(False, f"✗ Not {_shown(guess)}: it is {_shown(actual)}. {why}".strip())
-    print(verdict.message)
     return verdict

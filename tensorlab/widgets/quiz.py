@@ -33,6 +33,10 @@ class Feedback:
     def __str__(self) -> str:
         return self.message
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """As a cell's result, a notebook shows the sentence, not the dataclass."""
+        printer.text(self.message)
+
 
 class MultipleChoice:
     """``MultipleChoice("2 + 2?", ["3", "4"], answer=1, explanation="...")``.
