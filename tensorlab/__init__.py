@@ -25,14 +25,14 @@ from ._creation import (
     zeros_like,
 )
 from ._dtype import (
-    bool_ as bool,  # noqa: A004 - torch's name
-)
-from ._dtype import (
+    bfloat16,
     dtype,
     float16,
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     promote_types,
@@ -40,8 +40,12 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._dtype import (
+    bool_ as bool,  # noqa: A004 - torch's name
+)
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
+from ._legacy_types import *  # noqa: F403
 from ._random import (
     initial_seed,
     manual_seed,
@@ -58,7 +62,7 @@ from ._tensor import Size, Tensor
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
 from .ops.arithmetic import *  # noqa: F403
-from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
 from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
@@ -71,13 +75,14 @@ from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.softmax import torch_log_softmax as log_softmax
+from .ops.softmax import torch_softmax as softmax
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 
 half, float, double = float16, float32, float64  # noqa: A001
-long, int = int64, int32  # noqa: A001
-FloatTensor = DoubleTensor = LongTensor = Tensor
+long, int, short = int64, int32, int16  # noqa: A001
 
 __version__ = "0.1.0"
 

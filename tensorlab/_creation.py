@@ -18,7 +18,7 @@ from . import _dtype
 from ._dtype import dtype as DType
 from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
-from ._tensor import Tensor, require_tensors
+from ._tensor import Size, Tensor, require_tensors
 from .ops.copy import preserve_format
 
 
@@ -276,13 +276,37 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
     return _finish(Tensor._from_array(np.eye(n, m if m is not None else n, dtype=target.numpy), target), requires_grad)
 
 
-def legacy_tensor_constructor(*args: Any, **kwargs: Any) -> Tensor:
-    """``Tensor([1, 2])`` or ``Tensor(2, 3)``: always the default float dtype, as in torch."""
-    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
-        return tensor(args[0], dtype=get_default_dtype())
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return args[0]
-    return zeros(*args, dtype=get_default_dtype())
+def legacy_tensor_constructor(*args: Any, legacy_dtype: DType | None = None, device: Any = None, **kwargs: Any) -> Tensor:
+    """``Tensor([1, 2])``, ``Tensor(2, 3)``, ``LongTensor([0, 1])``: torch's legacy constructors.
+
+    Data (a sequence or array) is copied into ``legacy_dtype`` (the default float for ``Tensor``);
+    ints or a Size are a shape (uninitialised in torch; zeros here, like ``empty``); a tensor is
+    returned as it is, when its dtype is the constructor's. No other keyword than ``device``.
+    """
+    target = legacy_dtype or get_default_dtype()
+    name = f"tensorlab.{target.scalar_type}Tensor" if legacy_dtype else "tensorlab.Tensor"
+    if kwargs:
+        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one of: (*, device), (Storage), (Tensor other), (tuple of ints size, *, device), (object data, *, device)")
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {str(device).split(':')[0]} was passed")
+    if not args:
+        return zeros(0, dtype=target)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if legacy_dtype is not None and first.dtype is not legacy_dtype:
+            raise TypeError(f"expected {name} (got tensorlab.{first.dtype.scalar_type}Tensor)")
+        return first
+    if len(args) == 1 and isinstance(first, (list, tuple, np.ndarray)) and not isinstance(first, Size):
+        return tensor(first, dtype=target)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or (len(args) == 1 and isinstance(first, Size)):
+        return zeros(*args, dtype=target)
+    if len(args) == 1:
+        if isinstance(first, str):
+            raise TypeError("new(): invalid data type 'str'")
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    bad = next(a for a in args if not isinstance(a, int))
+    raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {args.index(bad) + 1} with error \"type must be tuple of ints,but got {type(bad).__name__}\"")
 
 
 def _rebuild_tensor(array: np.ndarray, dtype_name: str, requires_grad: bool) -> Tensor:

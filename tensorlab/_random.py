@@ -37,7 +37,7 @@ def initial_seed() -> int:
     return _seed
 
 
-_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long"}
+_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long"}
 
 
 def _float(dtype: Any, kernel: str, kernel_runs: bool) -> Any:

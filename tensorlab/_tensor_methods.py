@@ -17,6 +17,7 @@ from . import _creation, _dtype
 from ._tensor import Tensor
 from .ops import (
     arithmetic,
+    broadcasting,
     comparison,
     extrema,
     gather_scatter,
@@ -224,6 +225,7 @@ class ReductionMethods:
     var = variance.var
     std = variance.std
     logsumexp = reduction.logsumexp
+    trace = reduction.trace
     cumsum = reduction.cumsum
     all = reduction.all
     any = reduction.any
@@ -271,6 +273,7 @@ class ViewsMethods:
     unsqueeze = views.unsqueeze
     expand = views.expand
     expand_as = expand_as
+    broadcast_to = broadcasting.broadcast_to
     narrow = views.narrow
     select = views.select
     diagonal = views.diagonal
@@ -367,9 +370,16 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 
 def type_or_convert(self: Tensor, dtype: Any = None) -> Any:
+    """``x.type()`` names x's legacy type; ``x.type(torch.int8)``, ``x.type(torch.CharTensor)``
+    and ``x.type("torch.CharTensor")`` convert to it."""
     if dtype is None:
         return f"tensorlab.{self.dtype.scalar_type}Tensor"
-    return copies.to(self, dtype)
+    if isinstance(dtype, str):
+        by_name = {f"{prefix}.{d.scalar_type}Tensor": d for d in _dtype.ALL_DTYPES for prefix in ("torch", "tensorlab")}
+        if dtype not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = by_name[dtype]
+    return copies.to(self, getattr(dtype, "dtype", dtype))
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
@@ -402,6 +412,14 @@ def as_bool(self: Tensor) -> Tensor:
 
 def as_byte(self: Tensor) -> Tensor:
     return copies.to(self, _dtype.uint8)
+
+
+def as_char(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int8)
+
+
+def as_short(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int16)
 
 
 def cpu(self: Tensor) -> Tensor:
@@ -442,6 +460,8 @@ class ConversionsMethods:
     int = as_int
     bool = as_bool
     byte = as_byte
+    char = as_char
+    short = as_short
     cpu = cpu
     new_tensor = new_tensor
     new_zeros = new_zeros
