@@ -24,6 +24,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._device import device
 from ._dtype import (
     bfloat16,
     dtype,
@@ -58,9 +59,12 @@ from ._random import (
     seed,
 )
 from ._storage import Storage
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, is_tensor, numel
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
+
+# torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
+from .ops import out as _out
 from .ops.arithmetic import *  # noqa: F403
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
 from .ops.comparison import *  # noqa: F403
@@ -81,6 +85,9 @@ from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 
+# torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
+globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
+
 half, float, double = float16, float32, float64  # noqa: A001
 long, int, short = int64, int32, int16  # noqa: A001
 
@@ -88,7 +95,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading"}
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "cuda", "accelerator"}
 
 
 def __getattr__(name: str):

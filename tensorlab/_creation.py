@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._device import check_device
 from ._dtype import dtype as DType
 from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
@@ -118,6 +119,7 @@ def _to_nested(data: Any) -> Any:
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, numbers, NumPy arrays, tensors)."""
+    check_device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -149,6 +151,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor``, but shares memory with a tensor or NumPy array when the dtype already fits."""
+    check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(to_dtype(dtype))
     if isinstance(data, np.ndarray) and (dtype is None or to_dtype(dtype).numpy == data.dtype):
@@ -191,19 +194,23 @@ def _filled(shape: tuple, value: Any, dtype: Any, requires_grad: bool) -> Tensor
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return _filled(_shape_arg(size), 0, dtype, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return _filled(_shape_arg(size), 1, dtype, requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in torch; tensorlab fills with zeros so results are reproducible."""
+    check_device(device)
     return _filled(_shape_arg(size), 0, dtype, requires_grad)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     if dtype is None:
         dtype = _dtype.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     return _filled(_shape_arg((size,)), fill_value, dtype, requires_grad)
@@ -219,24 +226,29 @@ def _filled_like(name: str, x: Tensor, value: Any, dtype: Any, requires_grad: bo
 
 
 def zeros_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("zeros_like", x, 0, dtype, requires_grad)
 
 
 def ones_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("ones_like", x, 1, dtype, requires_grad)
 
 
 def empty_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Uninitialised in torch; zeros here, so results are reproducible."""
+    check_device(device)
     return _filled_like("empty_like", x, 0, dtype, requires_grad)
 
 
 def full_like(x: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("full_like", x, fill_value, dtype, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """[start, end) in steps; integer arguments give int64, any float gives the default float."""
+    check_device(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -253,6 +265,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
@@ -269,6 +282,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:

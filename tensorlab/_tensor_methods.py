@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _creation, _dtype
+from ._device import check_device
 from ._tensor import Tensor
 from .ops import (
     arithmetic,
@@ -422,28 +423,34 @@ def as_short(self: Tensor) -> Tensor:
     return copies.to(self, _dtype.int16)
 
 
-def cpu(self: Tensor) -> Tensor:
+def cpu(self: Tensor, memory_format: Any = None) -> Tensor:
     return self
 
 
-def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+def cuda(self: Tensor, device: Any = None, non_blocking: bool = False) -> Tensor:
+    """No GPU here: torch's own error for a build without CUDA."""
+    check_device("cuda")
+    return self
 
 
-def new_zeros(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.zeros(*size, dtype=dtype or self.dtype)
+def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_ones(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.ones(*size, dtype=dtype or self.dtype)
+def new_zeros(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_empty(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.empty(*size, dtype=dtype or self.dtype)
+def new_ones(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None) -> Tensor:
-    return _creation.full(size, fill_value, dtype=dtype or self.dtype)
+def new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 class ConversionsMethods:
@@ -463,6 +470,7 @@ class ConversionsMethods:
     char = as_char
     short = as_short
     cpu = cpu
+    cuda = cuda
     new_tensor = new_tensor
     new_zeros = new_zeros
     new_ones = new_ones
