@@ -36,7 +36,7 @@ loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.Adam(model.parameters(), lr=0.02)
 
 batch_size = 50
-for epoch in range(30):
+for _epoch in range(30):
     model.train()
     for start in range(0, len(inputs), batch_size):
         batch, batch_targets = inputs[start:start + batch_size], targets[start:start + batch_size]
