@@ -64,14 +64,15 @@ def to(x: Tensor, *args: Any, dtype: Any = None, device: Any = None, copy: bool 
     x itself when nothing changes. Every tensor is on the CPU: another device fails as in torch
     (see ``tensorlab._device``)."""
     target = dtype
+    flags = [a for a in args if isinstance(a, bool)]  # to(dtype, non_blocking, copy), positionally
+    if len(flags) == 2:
+        copy = flags[1]
     for a in args:
         if isinstance(a, Tensor):
             target = a.dtype
         elif is_device_like(a):
             check_device(a)
-        elif isinstance(a, bool):  # to(dtype, non_blocking, copy): the positional flags
-            copy = a if a is args[-1] and len(args) == 3 else copy
-        else:
+        elif not isinstance(a, bool):
             target = a
     check_device(device)
     target = x.dtype if target is None else to_dtype(target)
