@@ -56,7 +56,7 @@ def public_ops(tl: ModuleType) -> dict[str, dict[str, Any]]:
     for name in dir(tl):
         value = getattr(tl, name)
         if inspect.isfunction(value) and value.__module__.startswith("tensorlab.ops.") and not name.startswith("_"):
-            ops.setdefault(name, {})["tensorlab"] = value
+            ops.setdefault(name, {})["tensorlab"] = inspect.unwrap(value)  # the op inside its out= wrapper
     for name, method in _tensor_methods.named_methods().items():
         ops.setdefault(name, {})["Tensor"] = method.fget if isinstance(method, property) else method
     for name in tl.nn.functional.__all__:

@@ -24,15 +24,16 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._device import device
 from ._dtype import (
-    bool_ as bool,  # noqa: A004 - torch's name
-)
-from ._dtype import (
+    bfloat16,
     dtype,
     float16,
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     promote_types,
@@ -40,8 +41,12 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._dtype import (
+    bool_ as bool,  # noqa: A004 - torch's name
+)
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
+from ._legacy_types import *  # noqa: F403
 from ._random import (
     initial_seed,
     manual_seed,
@@ -54,11 +59,14 @@ from ._random import (
     seed,
 )
 from ._storage import Storage
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, is_tensor, numel
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
+
+# torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
+from .ops import out as _out
 from .ops.arithmetic import *  # noqa: F403
-from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
 from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
@@ -71,19 +79,23 @@ from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.softmax import torch_log_softmax as log_softmax
+from .ops.softmax import torch_softmax as softmax
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 
+# torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
+globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
+
 half, float, double = float16, float32, float64  # noqa: A001
-long, int = int64, int32  # noqa: A001
-FloatTensor = DoubleTensor = LongTensor = Tensor
+long, int, short = int64, int32, int16  # noqa: A001
 
 __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed"}
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator"}
 
 
 def __getattr__(name: str):

@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._device import check_device
 from ._dtype import dtype as DType
 from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
-from ._tensor import Tensor, require_tensors
+from ._tensor import Size, Tensor, require_tensors
 from .ops.copy import preserve_format
 
 
@@ -118,6 +119,7 @@ def _to_nested(data: Any) -> Any:
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, numbers, NumPy arrays, tensors)."""
+    check_device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -149,6 +151,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor``, but shares memory with a tensor or NumPy array when the dtype already fits."""
+    check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(to_dtype(dtype))
     if isinstance(data, np.ndarray) and (dtype is None or to_dtype(dtype).numpy == data.dtype):
@@ -191,19 +194,23 @@ def _filled(shape: tuple, value: Any, dtype: Any, requires_grad: bool) -> Tensor
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return _filled(_shape_arg(size), 0, dtype, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return _filled(_shape_arg(size), 1, dtype, requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in torch; tensorlab fills with zeros so results are reproducible."""
+    check_device(device)
     return _filled(_shape_arg(size), 0, dtype, requires_grad)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     if dtype is None:
         dtype = _dtype.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     return _filled(_shape_arg((size,)), fill_value, dtype, requires_grad)
@@ -219,24 +226,29 @@ def _filled_like(name: str, x: Tensor, value: Any, dtype: Any, requires_grad: bo
 
 
 def zeros_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("zeros_like", x, 0, dtype, requires_grad)
 
 
 def ones_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("ones_like", x, 1, dtype, requires_grad)
 
 
 def empty_like(x: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Uninitialised in torch; zeros here, so results are reproducible."""
+    check_device(device)
     return _filled_like("empty_like", x, 0, dtype, requires_grad)
 
 
 def full_like(x: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    check_device(device)
     return _filled_like("full_like", x, fill_value, dtype, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """[start, end) in steps; integer arguments give int64, any float gives the default float."""
+    check_device(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -253,6 +265,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
@@ -269,6 +282,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
@@ -276,13 +290,37 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
     return _finish(Tensor._from_array(np.eye(n, m if m is not None else n, dtype=target.numpy), target), requires_grad)
 
 
-def legacy_tensor_constructor(*args: Any, **kwargs: Any) -> Tensor:
-    """``Tensor([1, 2])`` or ``Tensor(2, 3)``: always the default float dtype, as in torch."""
-    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
-        return tensor(args[0], dtype=get_default_dtype())
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return args[0]
-    return zeros(*args, dtype=get_default_dtype())
+def legacy_tensor_constructor(*args: Any, legacy_dtype: DType | None = None, device: Any = None, **kwargs: Any) -> Tensor:
+    """``Tensor([1, 2])``, ``Tensor(2, 3)``, ``LongTensor([0, 1])``: torch's legacy constructors.
+
+    Data (a sequence or array) is copied into ``legacy_dtype`` (the default float for ``Tensor``);
+    ints or a Size are a shape (uninitialised in torch; zeros here, like ``empty``); a tensor is
+    returned as it is, when its dtype is the constructor's. No other keyword than ``device``.
+    """
+    target = legacy_dtype or get_default_dtype()
+    name = f"tensorlab.{target.scalar_type}Tensor" if legacy_dtype else "tensorlab.Tensor"
+    if kwargs:
+        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one of: (*, device), (Storage), (Tensor other), (tuple of ints size, *, device), (object data, *, device)")
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {str(device).split(':')[0]} was passed")
+    if not args:
+        return zeros(0, dtype=target)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if legacy_dtype is not None and first.dtype is not legacy_dtype:
+            raise TypeError(f"expected {name} (got tensorlab.{first.dtype.scalar_type}Tensor)")
+        return first
+    if len(args) == 1 and isinstance(first, (list, tuple, np.ndarray)) and not isinstance(first, Size):
+        return tensor(first, dtype=target)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or (len(args) == 1 and isinstance(first, Size)):
+        return zeros(*args, dtype=target)
+    if len(args) == 1:
+        if isinstance(first, str):
+            raise TypeError("new(): invalid data type 'str'")
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    bad = next(a for a in args if not isinstance(a, int))
+    raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {args.index(bad) + 1} with error \"type must be tuple of ints,but got {type(bad).__name__}\"")
 
 
 def _rebuild_tensor(array: np.ndarray, dtype_name: str, requires_grad: bool) -> Tensor:

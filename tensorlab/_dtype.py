@@ -37,16 +37,23 @@ class dtype:  # noqa: N801 - torch's name
 
 bool_ = dtype("bool", np.bool_, BOOL, 0, "Bool")
 uint8 = dtype("uint8", np.uint8, INTEGER, 0, "Byte")
-int32 = dtype("int32", np.int32, INTEGER, 1, "Int")
-int64 = dtype("int64", np.int64, INTEGER, 2, "Long")
+int8 = dtype("int8", np.int8, INTEGER, 0, "Char")
+int16 = dtype("int16", np.int16, INTEGER, 1, "Short")
+int32 = dtype("int32", np.int32, INTEGER, 2, "Int")
+int64 = dtype("int64", np.int64, INTEGER, 3, "Long")
 float16 = dtype("float16", np.float16, FLOATING, 0, "Half")
 float32 = dtype("float32", np.float32, FLOATING, 1, "Float")
 float64 = dtype("float64", np.float64, FLOATING, 2, "Double")
+# torch's bfloat16 has no NumPy equivalent: the name exists so code that mentions it imports,
+# and asking for it gives torch's own error for a type it cannot convert (see ``to_dtype``).
+bfloat16 = dtype("bfloat16", np.float32, FLOATING, 1, "BFloat16")
+bfloat16.itemsize = 2
 
-ALL_DTYPES = (bool_, uint8, int32, int64, float16, float32, float64)
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 _BY_NAME = {d.name: d for d in ALL_DTYPES} | {
-    "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
+    "float": float32, "double": float64, "half": float16, "long": int64, "int": int32, "short": int16,
+    "bfloat16": bfloat16,
 }
 
 _default_float = float32
@@ -69,7 +76,7 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types are: "
-            "float64, float32, float16, int64, int32, uint8, and bool."
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         ) from None
 
 
@@ -78,6 +85,8 @@ def to_dtype(d: object) -> dtype:
 
     A name ("float32") or a NumPy dtype is torch's TypeError: ``dtype=tensorlab.float32``.
     """
+    if d is bfloat16:
+        raise TypeError("Got unsupported ScalarType BFloat16")
     if isinstance(d, dtype):
         return d
     if d is float:
@@ -93,9 +102,14 @@ def to_dtype(d: object) -> dtype:
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
-    """The smallest dtype both a and b convert to without losing their category."""
+    """The smallest dtype both a and b convert to without losing their category.
+
+    uint8 and int8 have the same width but neither holds the other's range: they meet at int16.
+    """
     if a is b:
         return a
+    if {a, b} == {uint8, int8}:
+        return int16
     if a.category != b.category:
         return a if a.category > b.category else b
     return a if a.rank >= b.rank else b

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ._creation import _finish, _shape_arg
+from ._device import check_device
 from ._dtype import get_default_dtype, int64, to_dtype
 from ._tensor import Tensor
 
@@ -37,7 +38,7 @@ def initial_seed() -> int:
     return _seed
 
 
-_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long"}
+_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long"}
 
 
 def _float(dtype: Any, kernel: str, kernel_runs: bool) -> Any:
@@ -51,6 +52,7 @@ def _float(dtype: Any, kernel: str, kernel_runs: bool) -> Any:
 
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
     """Uniform on [0, 1)."""
+    check_device(device)
     shape = _shape_arg(size)
     target = _float(dtype, "check_uniform_bounds", kernel_runs=True)
     values = _generator.random(shape).astype(target.numpy)
@@ -59,6 +61,7 @@ def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: 
 
 def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: Any = None, device: Any = None) -> Tensor:
     """Standard normal."""
+    check_device(device)
     shape = _shape_arg(size)
     target = _float(dtype, "normal_kernel_cpu", kernel_runs=0 not in shape)
     values = _generator.standard_normal(shape).astype(target.numpy)
@@ -67,6 +70,7 @@ def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, generator:
 
 def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any = None, generator: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Integers in [low, high); ``randint(high, size)`` starts at 0. int64 unless dtype is given."""
+    check_device(device)
     if size is None:
         low, high, size = 0, low, high
     elif high is None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _dtype
+from . import _device, _dtype
 from ._storage import Storage, contiguous_strides, is_contiguous, strided_array
 from .utils.hooks import RemovableHandle
 
@@ -240,12 +240,16 @@ class Tensor(_NamedMethods):
         return None if info is None else info.base
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> _device.device:
+        return _device.CPU  # NumPy computes on the CPU; see tensorlab/_device.py
 
     @property
     def is_cuda(self) -> bool:
         return False
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
 
     @property
     def layout(self) -> str:
@@ -577,6 +581,17 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
         )
     return dim + n if dim < 0 else dim
+
+
+def is_tensor(obj: Any) -> bool:
+    """torch.is_tensor: whether obj is a Tensor (a Parameter is one too)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Any) -> int:  # noqa: A002
+    """torch.numel: how many elements a tensor holds (the product of its shape)."""
+    require_tensors("numel", ("input", input))
+    return int(input._data.size)
 
 
 def require_tensors(function: str, *arguments: tuple[str, Any], numbers: bool = False) -> None:

@@ -14,9 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import _creation, _dtype
+from ._device import check_device
 from ._tensor import Tensor
 from .ops import (
     arithmetic,
+    broadcasting,
     comparison,
     extrema,
     gather_scatter,
@@ -224,6 +226,7 @@ class ReductionMethods:
     var = variance.var
     std = variance.std
     logsumexp = reduction.logsumexp
+    trace = reduction.trace
     cumsum = reduction.cumsum
     all = reduction.all
     any = reduction.any
@@ -271,6 +274,7 @@ class ViewsMethods:
     unsqueeze = views.unsqueeze
     expand = views.expand
     expand_as = expand_as
+    broadcast_to = broadcasting.broadcast_to
     narrow = views.narrow
     select = views.select
     diagonal = views.diagonal
@@ -367,9 +371,16 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 
 def type_or_convert(self: Tensor, dtype: Any = None) -> Any:
+    """``x.type()`` names x's legacy type; ``x.type(torch.int8)``, ``x.type(torch.CharTensor)``
+    and ``x.type("torch.CharTensor")`` convert to it."""
     if dtype is None:
         return f"tensorlab.{self.dtype.scalar_type}Tensor"
-    return copies.to(self, dtype)
+    if isinstance(dtype, str):
+        by_name = {f"{prefix}.{d.scalar_type}Tensor": d for d in _dtype.ALL_DTYPES for prefix in ("torch", "tensorlab")}
+        if dtype not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = by_name[dtype]
+    return copies.to(self, getattr(dtype, "dtype", dtype))
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
@@ -404,28 +415,42 @@ def as_byte(self: Tensor) -> Tensor:
     return copies.to(self, _dtype.uint8)
 
 
-def cpu(self: Tensor) -> Tensor:
+def as_char(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int8)
+
+
+def as_short(self: Tensor) -> Tensor:
+    return copies.to(self, _dtype.int16)
+
+
+def cpu(self: Tensor, memory_format: Any = None) -> Tensor:
     return self
 
 
-def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+def cuda(self: Tensor, device: Any = None, non_blocking: bool = False) -> Tensor:
+    """No GPU here: torch's own error for a build without CUDA."""
+    check_device("cuda")
+    return self
 
 
-def new_zeros(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.zeros(*size, dtype=dtype or self.dtype)
+def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_ones(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.ones(*size, dtype=dtype or self.dtype)
+def new_zeros(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_empty(self: Tensor, *size: Any, dtype: Any = None) -> Tensor:
-    return _creation.empty(*size, dtype=dtype or self.dtype)
+def new_ones(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None) -> Tensor:
-    return _creation.full(size, fill_value, dtype=dtype or self.dtype)
+def new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_full(self: Tensor, size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 class ConversionsMethods:
@@ -442,7 +467,10 @@ class ConversionsMethods:
     int = as_int
     bool = as_bool
     byte = as_byte
+    char = as_char
+    short = as_short
     cpu = cpu
+    cuda = cuda
     new_tensor = new_tensor
     new_zeros = new_zeros
     new_ones = new_ones

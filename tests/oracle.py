@@ -19,7 +19,7 @@ import torch
 import tensorlab as tl
 
 TORCH_DTYPES = {
-    "bool": torch.bool, "uint8": torch.uint8, "int32": torch.int32, "int64": torch.int64,
+    "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
     "float16": torch.float16, "float32": torch.float32, "float64": torch.float64,
 }
 TOLERANCE = {"float16": (1e-2, 1e-2), "float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10)}

@@ -174,3 +174,20 @@ def test_sum_to_shape_undoes_broadcasting(shapes):
     got = sum_to_shape(tl.tensor(g), a)
     assert tuple(got.shape) == tuple(a)
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-10, atol=1e-10)
+
+
+# --- broadcast_to ----------------------------------------------------------------------------
+@given(data=st.data())
+def test_broadcast_to_matches_torch(data: st.DataObject) -> None:
+    """A view (stride 0 where stretched) of the target shape; -1 keeps a size; errors as expand."""
+    shape = tuple(data.draw(st.lists(st.integers(1, 3), max_size=3)))
+    extra = tuple(data.draw(st.lists(st.integers(1, 3), max_size=2)))
+    target = extra + tuple(data.draw(st.sampled_from([s, 3, -1])) if s == 1 else data.draw(st.sampled_from([s, -1, s + 1])) for s in shape)
+    x = np.random.default_rng(len(shape)).standard_normal(shape)
+    check_op(lambda lib, a: lib.broadcast_to(a, target), x)
+    check_op(lambda lib, a: a.broadcast_to(target), x)
+
+
+def test_broadcast_to_seed_shapes() -> None:
+    check_op(lambda lib, a: lib.broadcast_to(a, (3, 4)), np.array([[2], [4], [6]]))
+    check_op(lambda lib, a: lib.broadcast_to(a, (2, 3)), np.arange(4), match="must match the existing size")

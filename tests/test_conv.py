@@ -231,3 +231,14 @@ def test_conv_empty_batch_matches_torch(groups: int) -> None:
     x = np.zeros((0, 3, 5), np.float32)
     w = np.ones((3, 3 // groups, 2), np.float32)
     check_op(lambda lib, a, k, c: functional(lib).conv1d(a, k, c, groups=groups), x, w, np.ones(3, np.float32))
+
+
+@given(case=pool_case(1, dilated=False), count_include_pad=st.booleans(), dtype=st.sampled_from([np.int64, np.int32, np.int16, np.uint8]))
+def test_avg_pool1d_of_integers_rounds_toward_zero(case: tuple, count_include_pad: bool, dtype: type) -> None:
+    """int64 windows average in C's integer division: -3 / 2 is -1 (NumPy's // gives -2); torch
+    has no kernel for the other integer dtypes (NotImplementedError)."""
+    x, k, s, p, _, ceil = case
+    values = np.round(x * 50).astype(dtype)
+    check_op(lambda lib, a: functional(lib).avg_pool1d(a, k, s, p, ceil, count_include_pad), values)
+    check_op(lambda lib, a: functional(lib).avg_pool1d(a, 2), np.array([[[-1, -2, -3, 4, 7, -9]]]))
+    check_op(lambda lib, a: functional(lib).avg_pool2d(a, 2, padding=1), np.array([[[[-1, -2, 5], [-3, 4, 0]]]]))

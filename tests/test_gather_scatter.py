@@ -341,3 +341,42 @@ def test_inplace_index_family_random(case: tuple, alpha: float) -> None:
 )
 def test_inplace_scatter_family_errors(fn: Any) -> None:
     check_op(fn, standard_normal((2, 3), 0))
+
+
+# --- empty indices: torch accepts them whatever their dtype --------------------------------
+@pytest.mark.parametrize("index_dtype", ["float32", "uint8", "bool", "int64", "int32"])
+@pytest.mark.parametrize("index_shape", [(2, 0), (0, 3), (0,)])
+def test_gather_with_an_empty_index(index_dtype: str, index_shape: tuple) -> None:
+    x = standard_normal((2, 3))
+    check_op(lambda lib, a, i: a.gather(1, i), x, np.zeros(index_shape, index_dtype))
+    check_op(lambda lib, a, i: lib.gather(a, 0, i), x, np.zeros(index_shape, index_dtype))
+
+
+@pytest.mark.parametrize("index_dtype", ["float32", "uint8", "int64"])
+def test_scatter_with_an_empty_index_copies_self(index_dtype: str) -> None:
+    x = standard_normal((2, 3))
+    index = np.zeros((2, 0), index_dtype)
+    check_op(lambda lib, a, i: a.scatter(1, i, 2.0), x, index)
+    check_op(lambda lib, a, i, s: a.scatter_add(1, i, s), x, index, standard_normal((2, 3), seed=1), grad=[True, False, False])
+    check_op(lambda lib, a, i: a.scatter(1, i, a, reduce="add"), x, index, grad=False)
+
+
+@pytest.mark.parametrize("index_dtype", ["uint8", "int16", "int8", "bool"])
+def test_gather_refuses_small_integer_indices(index_dtype: str) -> None:
+    check_op(lambda lib, a, i: a.gather(1, i), standard_normal((2, 3)), np.zeros((2, 1), index_dtype), match="Expected dtype int32/int64 for index")
+
+
+def test_index_fill_gradient_reaches_self_and_a_tensor_value() -> None:
+    """Filled positions get no gradient from self; a 0-d tensor value gets the sum of theirs."""
+    for index in ([0, 2], [1, 1], []):
+        check_op(lambda lib, a, v, i: a.index_fill(0, i, v), standard_normal((3, 2)), np.array(2.0), np.array(index, np.int64))
+    check_op(lambda lib, a, i: a.index_fill(0, i, 3.0), np.array(1.0), np.array(0))
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_reduce_argument_on_a_0d_tensor(reduce: str) -> None:
+    check_op(lambda lib, a, i, s: a.scatter(0, i, s, reduce=reduce), np.array(2.0), np.array(0), np.array(5.0), grad=False)
+    check_op(lambda lib, a, i: a.scatter(0, i, 4.0, reduce=reduce), np.array(2.0), np.array(0), grad=False)
+    check_op(lambda lib, a, i, s: a.scatter_(0, i, s, reduce=reduce), np.array(2.0), np.array([0]), np.array([5.0]), grad=False)
+    # torch has no derivative for scatter with reduce=: the error comes at backward
+    check_op(lambda lib, a, i, s: a.scatter(0, i, s, reduce=reduce).backward(), np.array(2.0), np.array(0), np.array(5.0), match="derivative for aten::scatter is not implemented")

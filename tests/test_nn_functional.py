@@ -428,3 +428,22 @@ def test_dropout_deterministic_cases_random(shape: tuple, seed: int, p: float, t
         check_op(lambda lib, x: layout(lib.nn.functional.dropout(x, p, training)), standard_normal(shape, seed), grad=False)
         return
     check_op(lambda lib, x: lib.nn.functional.dropout(x, p, training), standard_normal(shape, seed))
+
+
+@pytest.mark.parametrize("shape, dim", [((0,), 0), ((0, 3), 1), ((0, 3), 0), ((2, 0), 1), ((2, 0, 4), -1)])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_of_an_empty_tensor_is_empty(shape: tuple, dim: int, name: str) -> None:
+    check_op(lambda lib, x: getattr(F(lib), name)(x, dim), np.zeros(shape, np.float32))
+    check_op(lambda lib, x: getattr(lib, name)(x, dim), np.zeros(shape, np.float32))
+    check_op(lambda lib, x: getattr(x, name)(dim), np.zeros(shape, np.float32))
+
+
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3), data=st.data())
+def test_namespace_softmax_takes_torch_signature(shape: list, data: st.DataObject) -> None:
+    """torch.softmax(x, dim, dtype=None): dim is required (F.softmax guesses it, warning)."""
+    x = standard_normal(tuple(shape), seed=len(shape), dtype="float32")
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check_op(lambda lib, a: lib.softmax(a, dim), x)
+    check_op(lambda lib, a: lib.log_softmax(a, dim, dtype=lib.float64), x)
+    check_op(lambda lib, a: lib.softmax(a), x)  # TypeError in both
+    check_op(lambda lib, a: lib.softmax(a.long(), dim), x)

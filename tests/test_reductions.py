@@ -440,3 +440,18 @@ def test_any_all_random(shape: tuple, seed: int, data: st.DataObject) -> None:
         keepdim = data.draw(st.booleans())
         check_op(lambda lib, a: a.any(dim, keepdim=keepdim), x)
         check_op(lambda lib, a: a.all(dim=dim, keepdim=keepdim), x)
+
+
+# --- trace ---------------------------------------------------------------------------------
+@given(rows=st.integers(0, 5), cols=st.integers(0, 5), dtype=st.sampled_from(["float32", "float64", "int64", "int32", "int16", "uint8", "float16"]))
+def test_trace_matches_torch(rows: int, cols: int, dtype: str) -> None:
+    """The sum of the main diagonal; integers sum to int64; the gradient is 1 on the diagonal."""
+    x = (standard_normal((rows, cols), seed=rows * 7 + cols) * 5).astype(dtype)
+    check_op(lambda lib, a: lib.trace(a), x)
+    check_op(lambda lib, a: a.trace(), x)
+    check_op(lambda lib, a: a.t().trace(), x)
+
+
+@pytest.mark.parametrize("x", [np.zeros(3), np.zeros((2, 2, 2)), np.zeros(()), np.ones((2, 2), bool)])
+def test_trace_errors(x: np.ndarray) -> None:
+    check_op(lambda lib, a: lib.trace(a), x, grad=False)

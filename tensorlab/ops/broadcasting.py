@@ -82,6 +82,11 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     return tuple(t.expand(shape) for t in tensors)
 
 
+def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:  # noqa: A002
+    """torch.broadcast_to: ``input.expand(size)``, a view with stride 0 along the stretched dims."""
+    return input.expand(size)
+
+
 def sum_to_shape(grad: Tensor, shape: Sequence[int]) -> Tensor:
     """Undo broadcasting in backward: sum ``grad`` over the dims that were added or stretched."""
     shape = tuple(shape)

@@ -601,8 +601,8 @@ class AvgPool(Function):
         divisor = _avg_divisor(tuple(x.shape[2:]), kernel, stride, pads, padding, count_include_pad, divisor_override)
         if x.dtype.is_floating_point:
             y = (sums / divisor).astype(x.dtype.numpy)
-        else:
-            y = np.floor_divide(sums, divisor.astype(sums.dtype))
+        else:  # integer average: the quotient rounded toward zero (C division), as torch does
+            y = np.sign(sums) * (np.abs(sums) // divisor.astype(sums.dtype))
         ctx.divisor, ctx.geometry = divisor, (kernel, stride, pads, xp.shape, tuple(x.shape[2:]))
         return Tensor._from_array(y, x.dtype)
 
@@ -641,6 +641,8 @@ def _avg_pool(name: str, n: int, x: Tensor, kernel_size: Any, stride: Any, paddi
     padding_t = _ntuple(padding, n)
     out, pads = _pool_geometry(tuple(x.shape[2:]), kernel, stride_t, padding_t, (1,) * n, ceil_mode)
     _check_pool(name, x, n, kernel, stride_t, padding_t, (1,) * n, out)
+    if not x.dtype.is_floating_point and x.dtype.name != "int64":  # torch's CPU kernel: floats and int64
+        raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{x.dtype.scalar_type}'")
     y = AvgPool.apply(x, kernel, stride_t, pads, padding_t, count_include_pad, divisor_override)
     return y if batched else y.reshape(*y.shape[1:])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._device import check_device, is_device_like
 from .._dtype import dtype, to_dtype
 from .._storage import is_non_overlapping_and_dense
 from .._tensor import Tensor, require_tensors
@@ -58,17 +59,22 @@ def clone(x: Tensor) -> Tensor:
         raise
 
 
-def to(x: Tensor, *args: Any, dtype: Any = None, copy: bool = False, **kwargs: Any) -> Tensor:
-    """``x.to(dtype)``, ``x.to('cpu')``, ``x.to(other_tensor)``: returns x itself when nothing changes."""
+def to(x: Tensor, *args: Any, dtype: Any = None, device: Any = None, copy: bool = False, non_blocking: bool = False, **kwargs: Any) -> Tensor:
+    """``x.to(dtype)``, ``x.to("cpu")``, ``x.to(device, dtype)``, ``x.to(other_tensor)``: returns
+    x itself when nothing changes. Every tensor is on the CPU: another device fails as in torch
+    (see ``tensorlab._device``)."""
     target = dtype
+    flags = [a for a in args if isinstance(a, bool)]  # to(dtype, non_blocking, copy), positionally
+    if len(flags) == 2:
+        copy = flags[1]
     for a in args:
         if isinstance(a, Tensor):
             target = a.dtype
-        elif isinstance(a, str) or a is None or type(a).__name__ == "device":
-            if str(a) not in ("cpu", "None") and not str(a).startswith("cpu"):
-                raise RuntimeError(f"tensorlab tensors live on the CPU; cannot move to {a!r}")
-        else:
+        elif is_device_like(a):
+            check_device(a)
+        elif not isinstance(a, bool):
             target = a
+    check_device(device)
     target = x.dtype if target is None else to_dtype(target)
     if target is x.dtype:
         return clone(x) if copy else x

@@ -200,7 +200,7 @@ class ScatterReduceLegacy(Function):
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        raise RuntimeError("the derivative for 'scatter' with a reduce argument is not implemented.")
+        raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
 class ScatterAdd(Function):
@@ -344,8 +344,17 @@ def _highest(dt: np.dtype) -> Any:
 
 
 # --- public functions -----------------------------------------------------------------------
+def _empty_index_as_int64(index: Tensor) -> Tensor:
+    """An empty index names no position, so torch takes it whatever its dtype (``tensor([])`` is
+    float32): from here on it is an int64 index like any other."""
+    return index.to(int64) if index.numel() == 0 and isinstance(index, Tensor) else index
+
+
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:  # noqa: A002
     """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims)."""
+    if index.numel() == 0 and index.ndim != input.ndim:  # nothing to read, no dims to line up
+        return input.reshape(-1)[:0].reshape(index.shape)
+    index = _empty_index_as_int64(index)
     dim = _check_gather_shapes(input, dim, index)
     coordinates, shape = _coordinates(as_1d(index._data), dim), index.shape
     return Gather.apply(input, lambda layout: positions_at(coordinates, picking_strides(layout), layout[2]).reshape(shape))
@@ -355,6 +364,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     """A copy of input with ``src`` (a tensor, or a number) written at the positions index names."""
     if src is None:
         src = value
+    index = _empty_index_as_int64(index)
     if reduce is not None:
         return ScatterReduceLegacy.apply(input, dim, index, src, reduce)
     if isinstance(src, Tensor):
@@ -364,12 +374,12 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
     """A copy of input with src *added* at the indexed positions (repeated indices all add up)."""
-    return ScatterAdd.apply(input, dim, index, src)
+    return ScatterAdd.apply(input, dim, _empty_index_as_int64(index), src)
 
 
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:  # noqa: A002
     """Reduce (sum, prod, mean, amax, amin) all values sent to each position, with or without self's value."""
-    return ScatterReduce.apply(input, dim, index, src, reduce, include_self)
+    return ScatterReduce.apply(input, dim, _empty_index_as_int64(index), src, reduce, include_self)
 
 
 

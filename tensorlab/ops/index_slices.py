@@ -162,14 +162,16 @@ class IndexFill(Function):
 
 
 class IndexFillTensor(IndexFill):
-    """index_fill with a 0-d tensor value: that value also gets a gradient, the sum over the filled slices."""
+    """index_fill with a 0-d tensor value: that value also gets a gradient, the sum over the filled
+    slices, each counted once however often the index repeats it (grad minus grad with them zeroed)."""
 
     backward_name = "IndexFillBackward1"
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        grad_value = index_select(grad, ctx.dim, ctx.index).sum() if ctx.needs_input_grad[3] else None
-        return index_fill(grad, ctx.dim, ctx.index, 0), None, None, grad_value
+        grad_outside = index_fill(grad, ctx.dim, ctx.index, 0)
+        grad_value = (grad - grad_outside).sum() if ctx.needs_input_grad[3] else None
+        return grad_outside, None, None, grad_value
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002

@@ -402,7 +402,7 @@ def _advanced_setitem(x: Tensor, items: tuple, value: Any) -> None:
 
 # --- masks and flat positions: masked_fill, masked_select, take, take_along_dim -------------
 _C_TYPE_NAMES = {
-    "uint8": "unsigned char", "int32": "int", "int64": "long int",
+    "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
     "float16": "c10::Half", "float32": "float", "float64": "double",
 }
 

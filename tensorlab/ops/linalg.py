@@ -34,7 +34,7 @@ __all__ = ["addmm", "bmm", "dot", "matmul", "mm", "outer"]
 
 # How torch spells dtypes in mm's kernel errors: C++ type names (others use dtype.scalar_type).
 _CPP_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int32": "int", "int64": "long int",
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
     "float16": "c10::Half", "float32": "float", "float64": "double",
 }
 

@@ -116,5 +116,5 @@ def _check_fits(value: Any, dt: dtype) -> None:
         bits = np.iinfo(dt.numpy)
         lowest = -bits.max if bits.min == 0 else bits.min  # an unsigned type also takes -max..-1
         if not lowest <= value <= bits.max:
-            c_name = {"uint8": "uint8_t", "int32": "int", "int64": "int64_t"}[dt.name]
+            c_name = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}[dt.name]
             raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")

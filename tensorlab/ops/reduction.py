@@ -25,7 +25,7 @@ from ..autograd.grad_mode import state as grad_state
 from .comparison import where
 from .unary_math import sign
 
-__all__ = ["all", "any", "cumsum", "logsumexp", "mean", "norm", "prod", "sum"]
+__all__ = ["all", "any", "cumsum", "logsumexp", "mean", "norm", "prod", "sum", "trace"]
 
 
 # --- dims and shapes: the bookkeeping every reduction shares -------------------------------
@@ -259,6 +259,16 @@ class Logsumexp(Function):
         shape = kept_shape(x.shape, ctx.dims)
         with np.errstate(invalid="ignore"):  # inf - inf where the result is infinite: nan, as torch
             return grad.reshape(shape) * (x - result.reshape(shape)).exp(), None, None
+
+
+def trace(input: Tensor) -> Tensor:  # noqa: A002
+    """The sum of a matrix's main diagonal: ``x.diagonal().sum()``, dtype as sum gives it (ints
+    -> int64). Its gradient is the identity pattern: 1 on the diagonal, 0 elsewhere."""
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    if input.dtype is bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    return sum(input.diagonal())
 
 
 def _reduced_shape(shape: tuple, dims: tuple) -> tuple[int, ...]:

@@ -17,7 +17,9 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 
-__all__: list[str] = []  # torch.softmax exists, but with another signature: reached via Tensor and nn.functional
+# torch.softmax(input, dim, dtype=None) requires dim, unlike nn.functional.softmax: the namespace
+# gets its own two functions (``torch_softmax`` is tensorlab.softmax, see tensorlab/__init__.py).
+__all__: list[str] = []
 
 
 def _softmax_dim(ndim: int, name: str) -> int:
@@ -41,6 +43,11 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> Tensor:
         a = x._data
+        if a.size == 0:  # nothing to normalise (and NumPy has no max of an empty axis)
+            y = Tensor._from_array(a.copy(), x.dtype)
+            ctx.dim = dim
+            ctx.save_for_backward(y)
+            return y
         shifted = np.exp(a - np.max(a, axis=dim, keepdims=True)) if a.ndim else np.ones_like(a)
         y = Tensor._from_array(shifted / np.sum(shifted, axis=dim, keepdims=True) if a.ndim else shifted, x.dtype)
         ctx.dim = dim
@@ -66,7 +73,9 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dim: int) -> Tensor:
         a = x._data
-        if a.ndim == 0:
+        if a.size == 0:  # nothing to normalise (and NumPy has no max of an empty axis)
+            y = Tensor._from_array(a.copy(), x.dtype)
+        elif a.ndim == 0:
             y = Tensor._from_array(np.zeros_like(a), x.dtype)
         else:
             shifted = a - a.max(axis=dim, keepdims=True)
@@ -116,7 +125,7 @@ def _softmax_input(input: Tensor, dim: int | None, dtype: Any, name: str) -> tup
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     elif not input.dtype.is_floating_point:
-        raise RuntimeError(f'"{name}_lastdim_kernel_impl" not implemented for \'{input.dtype.name.capitalize()}\'')
+        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for \'{input.dtype.scalar_type}\'')
     return input, _wrap_dim(dim, input.ndim)
 
 
@@ -128,3 +137,13 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:  # noqa: A002
     input, dim = _softmax_input(input, dim, dtype, "log_softmax")  # noqa: A001
     return LogSoftmax.apply(input, dim)
+
+
+def torch_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
+    """``torch.softmax``: dim is required here (nn.functional's guesses it, with a warning)."""
+    return softmax(input, dim, dtype=dtype)
+
+
+def torch_log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
+    """``torch.log_softmax``: dim is required here (nn.functional's guesses it, with a warning)."""
+    return log_softmax(input, dim, dtype=dtype)

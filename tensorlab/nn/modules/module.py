@@ -321,13 +321,20 @@ class Module:
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """``to(dtype)`` converts floating-point parameters and buffers; devices are all the CPU."""
+        """``to(dtype)`` converts floating-point parameters and buffers; devices are all the CPU
+        (another one fails as in torch: see tensorlab/_device.py)."""
+        from ..._device import check_device, is_device_like
         from ..._dtype import dtype as dtype_class
 
         target = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for arg in args:
             if isinstance(arg, dtype_class):
                 target = arg
+            elif isinstance(arg, Tensor):
+                target = arg.dtype
+            elif is_device_like(arg):
+                check_device(arg)
         if target is None:
             return self
         if not target.is_floating_point:
@@ -350,6 +357,13 @@ class Module:
         return self.to(float16)
 
     def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        """No GPU here: torch's own error for a build without CUDA."""
+        from ..._device import check_device
+
+        check_device("cuda")
         return self
 
     # --- hooks and calling -----------------------------------------------------------------
