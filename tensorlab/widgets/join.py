@@ -18,6 +18,7 @@ import numpy as np
 
 from .base import Explorer
 from .broadcast import parse_shape
+from .grid import Index, block_size, draw_grid, indices, key
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour
 
 __all__ = ["JOIN_OPS", "SPLIT_OPS", "JoinExplorer", "JoinModel", "parse_split_argument"]
@@ -25,10 +26,7 @@ __all__ = ["JOIN_OPS", "SPLIT_OPS", "JoinExplorer", "JoinModel", "parse_split_ar
 JOIN_OPS = ("cat", "stack")  # many inputs -> one new tensor (a copy)
 SPLIT_OPS = ("split", "chunk", "unbind")  # one input -> several views of it
 DRAW_LIMIT = 8  # tensors are drawn when every size is at most this (and at most 3 dims)
-TINT = "26"  # alpha appended to a block's colour to fill its cells (#rrggbbaa): a pale version of it
 ELEMENT_LIMIT = 10_000  # the model builds its example tensors, so keep them small
-
-Index = tuple[int, ...]
 
 
 def parse_split_argument(text: str) -> int | list[int]:
@@ -151,48 +149,6 @@ def _name(k: int) -> str:
     return "abcdefghij"[k] if k < 10 else f"t{k}"
 
 
-def _key(name: str, index: Index) -> str:
-    return f"{name}:{','.join(str(i) for i in index)}"
-
-
-def _indices(shape: tuple[int, ...]) -> list[Index]:
-    return [tuple(int(i) for i in index) for index in np.ndindex(*shape)] if shape else [()]
-
-
-def _position(index: Index, shape: tuple[int, ...]) -> tuple[int, int, int]:
-    """(block, row, column) of an element: the last dim runs left to right, the one before top to bottom,
-    and a leading third dim makes side-by-side blocks (docs/widgets.md)."""
-    padded = (0,) * (3 - len(index)) + index
-    return padded[0], padded[1], padded[2]
-
-
-def _block_size(shape: tuple[int, ...]) -> tuple[float, float]:
-    blocks, rows, columns = (1,) * (3 - len(shape)) + shape
-    width = blocks * max(columns, 1) * CELL + max(blocks - 1, 0) * GAP / 2
-    return max(width, 2 * CELL), max(rows, 1) * CELL
-
-
-def _draw_tensor(svg: Svg, x: float, y: float, title: str, array: np.ndarray, name: str, colour: str,
-                 links: dict[Index, list[str]], infos: dict[Index, str], cell_colours: dict[Index, str],
-                 dashed: bool = False) -> float:
-    """One tensor under its title; each cell is outlined and tinted in the colour of the block it belongs to
-    (the input it came from, or the piece that reads it). Returns the width."""
-    shape = tuple(array.shape)
-    svg.label(x, y + 12, title, colour, 12, font_weight="bold")
-    columns = (1,) * (3 - len(shape)) + shape
-    for index in _indices(shape):
-        if array.size == 0:
-            break
-        block, row, column = _position(index, shape)
-        left = x + block * (max(columns[2], 1) * CELL + GAP / 2) + column * CELL
-        outline = cell_colours.get(index, colour)
-        svg.cell(left, y + 20 + row * CELL, int(array[index]), f"{outline}{TINT}", _key(name, index), links.get(index, []),
-                 infos.get(index, ""), stroke=outline, dashed=dashed)
-    if array.size == 0:
-        svg.label(x, y + 20 + CELL / 2 + 4, "(empty)", COLOURS["muted"], 11)
-    return max(_block_size(shape)[0], len(title) * 0.62 * 12)
-
-
 def render_svg(model: JoinModel) -> str:
     svg = Svg("tl-join")
     colour = COLOURS["error"] if model.error else COLOURS["text"]
@@ -208,11 +164,11 @@ def render_svg(model: JoinModel) -> str:
     result_infos: list[dict[Index, str]] = []
     for k, array in enumerate(model.results):
         links, infos = {}, {}
-        for index in _indices(tuple(array.shape)) if array.size else []:
+        for index in indices(tuple(array.shape)) if array.size else []:
             source, at = model.origin(k, index)
-            source_key = _key(names[source], at)
+            source_key = key(names[source], at)
             links[index] = [source_key]
-            readers.setdefault(source_key, []).append(_key(results[k], index))
+            readers.setdefault(source_key, []).append(key(results[k], index))
             where = f"{names[source]}[{', '.join(map(str, at))}]"
             if model.copies:
                 infos[index] = f"out[{', '.join(map(str, index))}] = {int(array[index])}, copied from {where}"
@@ -225,13 +181,13 @@ def render_svg(model: JoinModel) -> str:
         result_infos.append(infos)
     x, top = 4.0, 34.0
     for k, array in enumerate(model.inputs):
-        input_links = {index: readers.get(_key(names[k], index), []) for index in _indices(tuple(array.shape))}
+        input_links = {index: readers.get(key(names[k], index), []) for index in indices(tuple(array.shape))}
         input_infos = {index: f"{names[k]}[{', '.join(map(str, index))}] = {int(array[index])}, in "
-                       f"{', '.join(readers.get(_key(names[k], index), [])) or 'no piece'}" for index in _indices(tuple(array.shape))}
+                       f"{', '.join(readers.get(key(names[k], index), [])) or 'no piece'}" for index in indices(tuple(array.shape))}
         title = f"{names[k]} {list(array.shape)}"
-        piece_of = {index: operand_colour(int(readers[_key(names[k], index)][0][1:].split(":")[0]))
-                    for index in input_links if not model.copies and readers.get(_key(names[k], index))}
-        x += _draw_tensor(svg, x, top, title, array, names[k], operand_colour(k) if model.copies else COLOURS["result"],
+        piece_of = {index: operand_colour(int(readers[key(names[k], index)][0][1:].split(":")[0]))
+                    for index in input_links if not model.copies and readers.get(key(names[k], index))}
+        x += draw_grid(svg, x, top, title, array, names[k], operand_colour(k) if model.copies else COLOURS["result"],
                           input_links, input_infos, piece_of) + GAP
     svg.label(x, top + 20 + CELL / 2 + 4, "→", COLOURS["text"], 16)
     x += 2 * GAP
@@ -243,12 +199,12 @@ def render_svg(model: JoinModel) -> str:
             title = f"{results[k]} {list(array.shape)} view: offset {model.offsets[k]}, strides {model.strides[k]}"
             colour = operand_colour(k)
         came_from = {index: operand_colour(model.origin(k, index)[0]) for index in result_links[k]} if model.copies else {}
-        width = _draw_tensor(svg, x, top, title, array, results[k], colour, result_links[k], result_infos[k],
+        width = draw_grid(svg, x, top, title, array, results[k], colour, result_links[k], result_infos[k],
                              came_from, dashed=not model.copies)
         if model.copies:
             x += width + GAP
         else:
-            top += _block_size(tuple(array.shape))[1] + 30  # pieces one under the other, titles readable
+            top += block_size(tuple(array.shape))[1] + 30  # pieces one under the other, titles readable
     return str(svg)
 
 
