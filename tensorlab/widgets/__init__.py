@@ -3,6 +3,7 @@
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
@@ -10,8 +11,9 @@ not import ipywidgets; the interactive view is built the first time it is displa
 """
 
 from .broadcast import BroadcastExplorer, BroadcastModel
+from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .join import JoinExplorer, JoinModel
 from .strides import StrideExplorer, StrideModel
 
-__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "StrideExplorer", "StrideModel"]
+__all__ = ["BroadcastExplorer", "BroadcastModel", "GatherExplorer", "GatherModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "StrideExplorer", "StrideModel"]
