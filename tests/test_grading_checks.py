@@ -308,3 +308,37 @@ def test_one_functions_process_cannot_forge_or_break_anothers_results() -> None:
     ran = run_in_sandbox(program, [(g, cases[g.name]) for g in graded], 5, 1024)
     outcomes = [judge(g, cases[g.name], *ran[g.name], 5).outcome for g in graded]
     assert outcomes == ["wrong", "crashed", "passed"]
+
+
+# --- unit 06, combine and split: the references (tensorlab) against torch, errors included ------
+def torch_unbind_views(shape: tuple, strides: tuple, offset: int, dim: int) -> tuple:
+    span = offset + 1 + sum((size - 1) * stride for size, stride in zip(shape, strides, strict=True) if size > 0)
+    x = torch.zeros(span).as_strided(shape, strides, offset)
+    return tuple((tuple(piece.shape), piece.stride(), piece.storage_offset()) for piece in x.unbind(dim))
+
+
+COMBINE_SPLIT_TORCH = {
+    "cat": lambda tensors, dim: torch.cat([torch.from_numpy(array.copy()) for array in tensors], dim).numpy(),
+    "stack": lambda tensors, dim: torch.stack([torch.from_numpy(array.copy()) for array in tensors], dim).numpy(),
+    "chunk_sizes": lambda size, chunks: tuple(len(piece) for piece in torch.zeros(1, dtype=torch.bool).expand(size).chunk(chunks)),
+    "unbind_views": torch_unbind_views,
+}
+
+
+@pytest.mark.parametrize("name", COMBINE_SPLIT_TORCH)
+def test_combine_split_references_agree_with_torch(name: str) -> None:
+    """Every case (examples, clauses, 200 random) gives torch's result, or torch's exception class."""
+    task = find_task(name)
+    raised = 0
+    for case in task.arguments(seed=3, random_cases=200):
+        ours = expected_outcome(task, case)
+        try:
+            theirs = COMBINE_SPLIT_TORCH[name](*case)
+        except (RuntimeError, IndexError, ValueError) as error:
+            theirs = Raised(type(error).__name__, str(error))
+        if isinstance(ours, Raised):
+            raised += 1
+            assert isinstance(theirs, Raised) and ours.exception == theirs.exception, (case, ours, theirs)
+        else:
+            assert difference(theirs, ours) is None, (case, ours, theirs)
+    assert raised > 0, "no case tests an error"

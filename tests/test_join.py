@@ -295,6 +295,9 @@ def test_iterating_a_tensor_unbinds_it():
         lambda lib: lib.split(lib.zeros(5, 2), 1, dim=2),
         lambda lib: lib.split(lib.tensor(1.0), 1),
         lambda lib: lib.split(lib.tensor(1.0), [1]),
+        lambda lib: lib.split(lib.tensor(1.0), [0], 1),  # 0-d is reported before the dim out of range
+        lambda lib: lib.split(lib.tensor(1.0), 1, 1),
+        lambda lib: lib.tensor(1.0).chunk(2, 1),
         lambda lib: lib.zeros(5, 2).split(2.0),
         lambda lib: lib.zeros(6).chunk(0),
         lambda lib: lib.zeros(6).chunk(-1),

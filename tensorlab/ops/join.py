@@ -236,9 +236,9 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
 
 def _split_with_sizes(x: Tensor, sections: Sequence[Any], dim: int) -> tuple[Tensor, ...]:
     sizes = tuple(operator.index(s) for s in sections)
-    dim = _wrap_dim(dim, x.ndim)
-    if x.ndim == 0:
+    if x.ndim == 0:  # checked before dim, as torch does
         raise RuntimeError("split expects at least a 1-dimensional tensor")
+    dim = _wrap_dim(dim, x.ndim)
     if any(s < 0 for s in sizes):
         raise RuntimeError(
             "split_with_sizes expects split_sizes have only non-negative entries, but got "

@@ -2,6 +2,8 @@
 
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
+- :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
+- :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
 
@@ -11,10 +13,13 @@ not import ipywidgets; the interactive view is built the first time it is displa
 
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
+from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
+from .join import JoinExplorer, JoinModel
 from .strides import StrideExplorer, StrideModel
 
 __all__ = [
-    "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel",
-    "GraphExplorer", "GraphModel", "StrideExplorer", "StrideModel",
+    "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
+    "GatherModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "StrideExplorer",
+    "StrideModel",
 ]
