@@ -70,6 +70,7 @@ from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
+from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403

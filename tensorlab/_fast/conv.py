@@ -1,7 +1,7 @@
 """The convolution as ONE 2-D GEMM over the whole batch, with its big temporaries pooled.
 
 The plain convolution (``ops.conv.Convolution``) multiplies the weight with each sample's
-columns, ``(N, C*K, P)`` from ``unfold_columns``: a batch of small products, and a result that
+columns, ``(N, C*K, P)`` from ``windows.unfold_columns``: a batch of small products, and a result that
 NumPy allocates fresh. Here the windows are copied once into a contiguous ``(C*K, N*P)`` matrix
 (:func:`gemm_columns`), so forward, grad-input and grad-weight are each a single 2-D GEMM that
 BLAS runs at full speed — no per-sample loop, no strided operand. The columns are big (K times
@@ -18,9 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-
-# ops.conv imports this module, so it is still loading here: its functions are looked up when called.
-from ..ops import conv as plain
+from ..ops.windows import _crop, _first_order_only, add_windows_back, sliding_windows
 from . import buffers
 
 
@@ -31,7 +29,7 @@ def gemm_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) 
     sample. Copying the strided windows in this order is cheap: the innermost loop runs along
     the input's contiguous last dim.
     """
-    windows = plain.sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
+    windows = sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
     n, c = xp.shape[:2]
     n_sp = len(kernel)
     out = windows.shape[2 : 2 + n_sp]
@@ -93,7 +91,7 @@ def convolution_backward(ctx: Any, grad: Tensor) -> tuple:
         grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
     del g  # a view of ``rows``: the pool takes rows back only when nothing else sees it
     buffers.give_back(rows)
-    return plain._first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+    return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
 
 
 def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:
@@ -104,11 +102,11 @@ def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tup
     np.matmul(w.transpose(0, 2, 1), g, out=dcols.reshape(g.shape[0], dcols.shape[0] // g.shape[0], g.shape[2]))  # (G, C/G*K, N*P)
     as_windows = dcols.reshape(channels, *kernel, n, *out)  # (C, *K, N, *out)
     windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
-    dxp = plain.add_windows_back(windows, padded_shape[2:], stride, dilation, out=buffers.empty(padded_shape, g.dtype))
+    dxp = add_windows_back(windows, padded_shape[2:], stride, dilation, out=buffers.empty(padded_shape, g.dtype))
     del as_windows, windows  # views of ``dcols``, which goes back to the pool
     buffers.give_back(dcols)
     if tuple(padded_shape) == x_shape:  # no padding to crop: the folded array is the gradient
         return Tensor._from_array(dxp, dt, storage=buffers.storage_for(dxp))
-    grad_x = Tensor._from_array(np.ascontiguousarray(plain._crop(dxp, pads, x_shape[2:])), dt)
+    grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, x_shape[2:])), dt)
     buffers.give_back(dxp)
     return grad_x
