@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.function import FunctionCtx
 from ..ops.windows import _crop, _first_order_only, add_windows_back, sliding_windows
 from . import buffers
 
@@ -56,7 +57,7 @@ def _channels_first(grad: np.ndarray) -> np.ndarray:
     return rows
 
 
-def convolution_forward(ctx: Any, xp: np.ndarray, weight: Tensor, bias: Tensor | None, kernel: tuple, stride: tuple, dilation: tuple, groups: int) -> Tensor:
+def convolution_forward(ctx: FunctionCtx, xp: np.ndarray, weight: Tensor, bias: Tensor | None, kernel: tuple, stride: tuple, dilation: tuple, groups: int) -> Tensor:
     """Y = W @ cols as one (grouped) GEMM; keeps the pooled columns on ``ctx`` for backward."""
     n = xp.shape[0]
     cols, out = gemm_columns(xp, kernel, stride, dilation)  # (C*K, N*P)
@@ -72,7 +73,7 @@ def convolution_forward(ctx: Any, xp: np.ndarray, weight: Tensor, bias: Tensor |
     return result
 
 
-def convolution_backward(ctx: Any, grad: Tensor) -> tuple:
+def convolution_backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
     """dW = dY @ cols^T and dcols = W^T @ dY (folded back), each one GEMM; db = dY summed."""
     x, weight = ctx.saved_tensors
     groups, o = ctx.geometry[3], grad.shape[1]

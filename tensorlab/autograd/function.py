@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .grad_mode import state
 
 if TYPE_CHECKING:
+    from .._dtype import dtype
     from .._tensor import Tensor
 
 _sequence = count()  # creation order of nodes: backward runs the newest ready node first
@@ -123,7 +124,8 @@ class Node:
     checks ``node._post_hooks`` / ``node._pre_hooks`` for None.
     """
 
-    edges: tuple = ()
+    edges: tuple[Edge, ...] = ()
+    sequence_nr: float  # creation order (AccumulateGrad: infinity, it runs as soon as it is ready)
     _post_hooks: list | None = None
     _pre_hooks: list | None = None
     _tensor_pre_hooks: dict[int, list] | None = None  # only BackwardNodes get these two
@@ -177,7 +179,7 @@ class BackwardNode(Node, FunctionCtx):
         self.sequence_nr = next(_sequence)
         self.num_inputs = len(inputs)
         needs_grad = []
-        edges = []
+        edges: list[Edge] = []
         operands = getattr(self.function, "operands", 0)  # CopySlices is no Function
         for i, x in enumerate(inputs):
             requires_grad = getattr(x, "_requires_grad", None)
@@ -194,7 +196,7 @@ class BackwardNode(Node, FunctionCtx):
                 edges.append(NO_EDGE)
         self.needs_input_grad = _shared(tuple(needs_grad))
         self.edges = tuple(edges)
-        self._saved: tuple = ()
+        self._saved: tuple[SavedTensor | None, ...] | None = ()
 
     # --- what backward calls on ctx --------------------------------------------------------
     @property
@@ -246,7 +248,9 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-NO_EDGE = (None, 0, None, None, None)  # the edge of a tensor input that does not require grad
+Edge = tuple["Node | None", int, "int | None", "tuple[int, ...] | None", "dtype | None"]
+"""(next node, its output_nr, argument position, shape, dtype) of one tensor input; see :class:`Node`."""
+NO_EDGE: Edge = (None, 0, None, None, None)  # the edge of a tensor input that does not require grad
 
 
 def gradient_edge(x: Tensor) -> tuple[Node, int]:
@@ -287,15 +291,15 @@ class Function:
         cls._forward_takes_ctx = cls.setup_context is Function.setup_context
 
     @staticmethod
-    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+    def setup_context(ctx: FunctionCtx, inputs: tuple, output: Any) -> None:
         raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
-    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+    def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD."
@@ -312,7 +316,7 @@ class Function:
         return _forward_then_setup_context(cls, FunctionCtx(args), args, kwargs)
 
 
-def _forward_then_setup_context(cls: type[Function], ctx: Any, args: tuple, kwargs: dict) -> Any:
+def _forward_then_setup_context(cls: type[Function], ctx: FunctionCtx, args: tuple, kwargs: dict) -> Any:
     output = cls.forward(*args, **kwargs)
     cls.setup_context(ctx, args, output)
     return output

@@ -24,8 +24,18 @@ import numpy as np
 from .._fast import conv as fast_conv
 from .._fast import switch as fast
 from .._tensor import Tensor
-from ..autograd.function import Function
-from .windows import Pads, _batched, _crop, _first_order_only, _ntuple, _pad, fold_columns, unfold_columns
+from ..autograd.function import Function, FunctionCtx
+from .windows import (
+    Index,
+    Pads,
+    _batched,
+    _crop,
+    _first_order_only,
+    _ntuple,
+    _pad,
+    fold_columns,
+    unfold_columns,
+)
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
@@ -93,7 +103,7 @@ class Convolution(Function):
     backward_name = "ConvolutionBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, dilation: tuple, groups: int) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, dilation: tuple, groups: int) -> Tensor:
         n, o, kernel = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
         xp = _pad(x._data, pads)
         effective = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
@@ -119,7 +129,7 @@ class Convolution(Function):
         return Tensor._from_array(y, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         if ctx.batch_as_one_matrix:
             return fast_conv.convolution_backward(ctx, grad)
         x, weight = ctx.saved_tensors
@@ -175,7 +185,7 @@ class ConvolutionTranspose(Function):
     backward_name = "ConvolutionBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, output_padding: tuple, groups: int, dilation: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, output_padding: tuple, groups: int, dilation: tuple) -> Tensor:
         n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
         w = weight._data.reshape(groups, c // groups, -1)  # (G, C/G, O/G*K)
@@ -196,13 +206,13 @@ class ConvolutionTranspose(Function):
         return Tensor._from_array(np.ascontiguousarray(y), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
         stride, pads, dilation, groups = ctx.geometry
         n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
         dcols, windows = unfold_columns(_pad(grad._data, pads), kernel, stride, dilation)  # (N, O*K, windows)
-        first = (..., *(slice(0, s) for s in spatial))  # output_padding may leave extra windows
+        first: Index = (..., *(slice(0, s) for s in spatial))  # output_padding may leave extra windows
         per_group = dcols.shape[1] // groups
         dcols = dcols.reshape(n, groups, per_group, *windows)[first].reshape(n, groups, per_group, math.prod(spatial))  # (N, G, O/G*K, L)
         w = weight._data.reshape(groups, c // groups, -1)  # (G, C/G, O/G*K)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtype import int64
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .windows import (
     Pads,
     _batched,
@@ -74,7 +74,7 @@ class MaxPool(Function):
     backward_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, dilation: tuple) -> tuple:
+    def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, dilation: tuple) -> tuple:
         lowest = -np.inf if x.dtype.is_floating_point else np.iinfo(x.dtype.numpy).min
         xp = _pad(x._data, pads, lowest)
         windows = sliding_windows(xp, kernel, stride, dilation)
@@ -92,7 +92,7 @@ class MaxPool(Function):
         return out, idx
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor, grad_indices: Any = None) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor, grad_indices: Any = None) -> tuple:
         kernel, stride, pads, dilation, padded_shape = ctx.geometry
         windows = np.zeros((*grad.shape, math.prod(kernel)), grad.dtype.numpy)
         np.put_along_axis(windows, ctx.winner[..., None], grad._data[..., None], axis=-1)
@@ -147,7 +147,7 @@ class AvgPool(Function):
     backward_name = "AvgPool2DBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, padding: tuple, count_include_pad: bool, divisor_override: int | None) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, padding: tuple, count_include_pad: bool, divisor_override: int | None) -> Tensor:
         xp = _pad(x._data, pads)
         n_sp = len(kernel)
         kernel_axes = tuple(range(-n_sp, 0))
@@ -161,7 +161,7 @@ class AvgPool(Function):
         return Tensor._from_array(y, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         kernel, stride, pads, padded_shape, spatial = ctx.geometry
         share = (grad._data / ctx.divisor).astype(grad.dtype.numpy)
         windows = np.broadcast_to(share.reshape(*share.shape, *(1,) * len(kernel)), (*share.shape, *kernel))

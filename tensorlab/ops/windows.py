@@ -19,17 +19,19 @@ as constants.
 from __future__ import annotations
 
 import math
+from types import EllipsisType
 from typing import Any
 
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state
 
 __all__: list[str] = []  # F.unfold / F.fold are reached through nn.functional
 
 Pads = tuple  # ((before, after), ...) per spatial dim
+Index = tuple[EllipsisType | slice | int, ...]  # a NumPy basic index: ``x[..., 1:3, 0]``
 
 
 # --- the two primitives: windows (im2col) and their adjoint (col2im) --------------------------
@@ -67,7 +69,9 @@ def add_windows_back(windows: np.ndarray, spatial: tuple, stride: tuple, dilatio
             slice(k * d, k * d + (o - 1) * st + 1, st)
             for k, d, o, st in zip(offset, dilation, out_shape, stride, strict=True)
         )
-        result[(..., *target)] += windows[(..., *(slice(None),) * n_spatial, *offset)]
+        every_window: Index = (..., *(slice(None),) * n_spatial, *offset)
+        region: Index = (..., *target)
+        result[region] += windows[every_window]
     return result
 
 
@@ -78,7 +82,8 @@ def _pad(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
 
 
 def _crop(x: np.ndarray, pads: Pads, spatial: tuple) -> np.ndarray:
-    return x[(..., *(slice(before, before + size) for (before, _), size in zip(pads, spatial, strict=True)))]
+    inside: Index = (..., *(slice(before, before + size) for (before, _), size in zip(pads, spatial, strict=True)))
+    return x[inside]
 
 
 # --- double backward: not supported, and said so ------------------------------------------------
@@ -93,12 +98,12 @@ class NotTwiceDifferentiable(Function):
     backward_name = "DelayedError"
 
     @staticmethod
-    def forward(ctx: Any, gradient: Tensor, op: str, *inputs: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, gradient: Tensor, op: str, *inputs: Tensor) -> Tensor:
         ctx.op = op
         return Tensor._from_array(gradient._data, gradient.dtype)
 
     @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Any) -> tuple:
         raise RuntimeError(
             f"trying to differentiate twice a function that was marked with @once_differentiable: "
             f"tensorlab's {ctx.op} backward is computed in NumPy, so double backward through it is not supported"
@@ -161,13 +166,13 @@ class Unfold(Function):
     backward_name = "Im2ColBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, kernel: tuple, dilation: tuple, pads: Pads, stride: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, dilation: tuple, pads: Pads, stride: tuple) -> Tensor:
         columns, _ = unfold_columns(_pad(x._data, pads), kernel, stride, dilation)
         ctx.geometry = (tuple(x.shape[2:]), kernel, dilation, pads, stride)
         return Tensor._from_array(columns, x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         spatial, kernel, dilation, pads, stride = ctx.geometry
         return Fold.apply(grad, spatial, kernel, dilation, pads, stride), None, None, None, None
 
@@ -178,7 +183,7 @@ class Fold(Function):
     backward_name = "Col2ImBackward0"
 
     @staticmethod
-    def forward(ctx: Any, columns: Tensor, output_size: tuple, kernel: tuple, dilation: tuple, pads: Pads, stride: tuple) -> Tensor:
+    def forward(ctx: FunctionCtx, columns: Tensor, output_size: tuple, kernel: tuple, dilation: tuple, pads: Pads, stride: tuple) -> Tensor:
         _, ck, blocks = columns.shape
         padded = tuple(s + b + a for s, (b, a) in zip(output_size, pads, strict=True))
         out = tuple((p - d * (k - 1) - 1) // st + 1 for p, k, st, d in zip(padded, kernel, stride, dilation, strict=True))
@@ -199,7 +204,7 @@ class Fold(Function):
         return Tensor._from_array(np.ascontiguousarray(y), columns.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         kernel, dilation, pads, stride = ctx.geometry
         return Unfold.apply(grad, kernel, dilation, pads, stride), None, None, None, None, None
 
