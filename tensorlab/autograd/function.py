@@ -274,10 +274,12 @@ class Function:
     """Base class of every differentiable op: subclass with static forward and backward.
 
     Either ``forward(ctx, *args)``, or torch's newer split ``forward(*args)`` plus
-    ``setup_context(ctx, inputs, output)``.
+    ``setup_context(ctx, inputs, output)``. The graph node is named ``backward_name`` (default:
+    the class name + "Backward"); :meth:`apply_as` names it at the call instead.
     """
 
     _backward_cls: type[BackwardNode]
+    _node_classes: dict[str, type[BackwardNode]]
     _forward_takes_ctx = True
     operands = 0
     """How many leading arguments are operands that torch turns into tensors when they are Python
@@ -286,8 +288,8 @@ class Function:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        name = cls.__dict__.get("backward_name", cls.__name__ + "Backward")
-        cls._backward_cls = type(name, (BackwardNode,), {"function": cls, "__module__": cls.__module__})
+        cls._node_classes = {}
+        cls._backward_cls = cls.node_class(cls.__dict__.get("backward_name", cls.__name__ + "Backward"))
         cls._forward_takes_ctx = cls.setup_context is Function.setup_context
 
     @staticmethod
@@ -310,10 +312,33 @@ class Function:
         if state.enabled:
             for x in args:
                 if getattr(x, "_requires_grad", False):
-                    return _record(cls, args, kwargs)
+                    return _record(cls, cls._backward_cls, args, kwargs)
         if cls._forward_takes_ctx:
             return cls.forward(FunctionCtx(args), *args, **kwargs)
         return _forward_then_setup_context(cls, FunctionCtx(args), args, kwargs)
+
+    @classmethod
+    def apply_as(cls, node_name: str, *args: Any, **kwargs: Any) -> Any:
+        """``apply``, with the graph node named ``node_name`` instead of ``backward_name``.
+
+        torch names one backward formula by the overload that recorded it: ``x.sum()`` leaves a
+        SumBackward0 and ``x.sum(0)`` a SumBackward1, ``x[0]`` a SelectBackward0 and ``x[1:]`` a
+        SliceBackward0. One Function holds the formula; the call that applies it gives the name.
+        """
+        if state.enabled:
+            for x in args:
+                if getattr(x, "_requires_grad", False):
+                    return _record(cls, cls.node_class(node_name), args, kwargs)
+        return cls.apply(*args, **kwargs)
+
+    @classmethod
+    def node_class(cls, name: str) -> type[BackwardNode]:
+        """The class of the nodes named ``name`` that run this Function's backward (one per name)."""
+        node_class = cls._node_classes.get(name)
+        if node_class is None:
+            node_class = type(name, (BackwardNode,), {"function": cls, "__module__": cls.__module__})
+            cls._node_classes[name] = node_class
+        return node_class
 
 
 def _forward_then_setup_context(cls: type[Function], ctx: FunctionCtx, args: tuple, kwargs: dict) -> Any:
@@ -322,9 +347,9 @@ def _forward_then_setup_context(cls: type[Function], ctx: FunctionCtx, args: tup
     return output
 
 
-def _record(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+def _record(cls: type[Function], node_class: type[BackwardNode], args: tuple, kwargs: dict) -> Any:
     """Run forward without recording, then make the node the grad_fn of the outputs."""
-    node = cls._backward_cls(args)
+    node = node_class(args)
     state.enabled = False
     try:
         if cls._forward_takes_ctx:

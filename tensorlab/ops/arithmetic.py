@@ -226,12 +226,6 @@ class Remainder(Function):
         return grad, (-grad * div(x, y, rounding_mode="floor")) if ctx.needs_input_grad[1] else None
 
 
-class RemainderTensor(Remainder):
-    """``tensor % tensor``: torch names this node RemainderBackward1."""
-
-    backward_name = "RemainderBackward1"
-
-
 def _integer_power(base: Any, exponent: Any) -> Any:
     """Integer ``base ** exponent`` where exponents may be negative: 1/base^n truncated to an integer
     is 0 except for bases 1 and -1, as in torch (NumPy refuses negative integer powers)."""
@@ -288,18 +282,6 @@ class Pow(Function):
                     log_x = float(np.log(np.float64(x)))
             grad_y = where((x == 0) & (y >= 0), 0.0, grad * z * log_x)
         return grad_x, grad_y
-
-
-class PowTensor(Pow):
-    """``tensor ** tensor``: torch names this node PowBackward1."""
-
-    backward_name = "PowBackward1"
-
-
-class PowScalarBase(Pow):
-    """``number ** tensor``: torch names this node PowBackward2."""
-
-    backward_name = "PowBackward2"
 
 
 class Maximum(Function):
@@ -404,14 +386,15 @@ def floor_divide(x: Operand, y: Operand) -> Tensor:
 
 def remainder(x: Operand, y: Operand) -> Tensor:
     if isinstance(x, Tensor) and isinstance(y, Tensor):
-        return RemainderTensor.apply(x, y)
+        return Remainder.apply_as("RemainderBackward1", x, y)  # torch's name for tensor % tensor
     return Remainder.apply(x, y)
 
 
 def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
     if not isinstance(y, Tensor):
         return Pow.apply(x, y)
-    return (PowTensor if isinstance(x, Tensor) else PowScalarBase).apply(x, y)
+    # torch's names: PowBackward1 for tensor ** tensor, PowBackward2 for number ** tensor
+    return Pow.apply_as("PowBackward1" if isinstance(x, Tensor) else "PowBackward2", x, y)
 
 
 def maximum(x: Tensor, y: Tensor) -> Tensor:

@@ -258,12 +258,6 @@ class FillTensor(Fill):
         return grad * 0, grad.sum()
 
 
-class Zero(Fill):
-    """zero_: fill with 0."""
-
-    backward_name = "ZeroBackward0"
-
-
 class Copy(Function):
     """x's elements replaced by src's (broadcast, cast to x's dtype). d/dx = 0, d/dsrc = 1."""
 
@@ -304,4 +298,9 @@ def fill_(self: Tensor, value: Operand) -> Tensor:
 
 def zero_(self: Tensor) -> Tensor:
     """Set every element to 0."""
-    return inplace(Zero.apply, self, 0, any_cast=True)
+    return inplace(_fill_as_zero, self, 0, any_cast=True)
+
+
+def _fill_as_zero(x: Tensor, value: Operand) -> Tensor:
+    """zero_ is fill_ with 0; torch names its node ZeroBackward0."""
+    return Fill.apply_as("ZeroBackward0", x, value)

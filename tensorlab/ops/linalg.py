@@ -282,18 +282,6 @@ class Matmul(_Product):
         )
 
 
-class MatrixVector(Matmul):
-    """Matmul of a matrix and a vector; torch runs it as mv."""
-
-    backward_name = "MvBackward0"
-
-
-class VectorMatrix(Matmul):
-    """Matmul of a vector and a matrix; torch runs it as a (1, n) mm, then squeezes the 1 away."""
-
-    backward_name = "SqueezeBackward4"
-
-
 def dot(input: Tensor, tensor: Tensor) -> Tensor:  # noqa: A002 - torch's argument name
     """Inner product of two 1-D tensors of the same dtype and length, as a 0-d tensor."""
     _require_tensors("dot", input, tensor, ("input", "tensor"))
@@ -379,9 +367,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     if x.ndim == 2 and y.ndim == 2:
         return Mm.apply(x, y)
     if x.ndim == 2 and y.ndim == 1:
-        return MatrixVector.apply(x, y)
+        return Matmul.apply_as("MvBackward0", x, y)  # torch runs it as mv
     if x.ndim == 1 and y.ndim == 2:
-        return VectorMatrix.apply(x, y)
+        return Matmul.apply_as("SqueezeBackward4", x, y)  # torch: a (1, n) mm, then squeeze the 1 away
     return Matmul.apply(x, y)
 
 

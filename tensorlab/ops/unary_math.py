@@ -233,7 +233,8 @@ class ThresholdBackward(Function):
 
 
 class Clamp(Function):
-    """z = min(max(x, lo), hi) with number bounds. dz/dx = 1 where lo <= x <= hi (bounds included), else 0."""
+    """z = min(max(x, lo), hi). dz/dx = 1 where lo <= x <= hi (bounds included), else 0; tensor
+    bounds get the gradient where they are the value returned."""
 
     backward_name = "ClampBackward1"
 
@@ -281,12 +282,6 @@ class Clamp(Function):
         elif hi is not None and ctx.needs_input_grad[2]:
             grad_hi = where(x > hi, grad, zero)
         return grad_x, grad_lo, grad_hi
-
-
-class ClampTensor(Clamp):
-    """clamp with tensor bounds: torch names this node ClampBackward0, and the bounds get gradients."""
-
-    backward_name = "ClampBackward0"
 
 
 def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
@@ -347,12 +342,6 @@ class Round(Function):
         return grad * 0, None
 
 
-class RoundDecimals(Round):
-    """round with ``decimals``: torch names this node RoundBackward1."""
-
-    backward_name = "RoundBackward1"
-
-
 # --- the public functions -----------------------------------------------------------------
 def _one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
     """The public function of a one-input op, named after it: ``exp(x)`` is ``Exp.apply(x)``."""
@@ -385,7 +374,7 @@ def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noq
                 "clamp() received an invalid combination of arguments: min and max must both be "
                 "Tensors or both be numbers"
             )
-        return ClampTensor.apply(x, min, max)
+        return Clamp.apply_as("ClampBackward0", x, min, max)  # torch's name when the bounds are tensors
     return Clamp.apply(x, min, max)
 
 
@@ -396,4 +385,4 @@ floor, ceil, sign, trunc = (_one_input(op) for op in (Floor, Ceil, Sign, Trunc))
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
-    return (RoundDecimals if decimals else Round).apply(x, decimals)
+    return Round.apply_as("RoundBackward1" if decimals else "RoundBackward0", x, decimals)
