@@ -19,7 +19,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import FunctionCtx
-from ..ops.windows import _crop, _first_order_only, add_windows_back, sliding_windows
+from ..ops.windows import add_windows_back, crop_spatial, first_order_only, sliding_windows
 from . import buffers
 
 
@@ -92,7 +92,7 @@ def convolution_backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
     del g  # a view of ``rows``: the pool takes rows back only when nothing else sees it
     buffers.give_back(rows)
-    return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+    return first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
 
 
 def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:
@@ -108,6 +108,6 @@ def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tup
     buffers.give_back(dcols)
     if tuple(padded_shape) == x_shape:  # no padding to crop: the folded array is the gradient
         return Tensor._from_array(dxp, dt, storage=buffers.storage_for(dxp))
-    grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, x_shape[2:])), dt)
+    grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, x_shape[2:])), dt)
     buffers.give_back(dxp)
     return grad_x

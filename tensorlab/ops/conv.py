@@ -28,12 +28,12 @@ from ..autograd.function import Function, FunctionCtx
 from .windows import (
     Index,
     Pads,
-    _batched,
-    _crop,
-    _first_order_only,
-    _ntuple,
-    _pad,
+    check_batched,
+    crop_spatial,
+    first_order_only,
     fold_columns,
+    ntuple,
+    pad_spatial,
     unfold_columns,
 )
 
@@ -52,7 +52,7 @@ def _conv_pads(padding: Any, n: int, kernel: tuple, stride: tuple, dilation: tup
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         totals = [d * (k - 1) for k, d in zip(kernel, dilation, strict=True)]
         return tuple((total // 2, total - total // 2) for total in totals)
-    pads = _ntuple(padding, n)
+    pads = ntuple(padding, n)
     if any(p < 0 for p in pads):
         raise RuntimeError("negative padding is not supported")
     return tuple((p, p) for p in pads)
@@ -105,7 +105,7 @@ class Convolution(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple, pads: Pads, dilation: tuple, groups: int) -> Tensor:
         n, o, kernel = x.shape[0], weight.shape[0], tuple(weight.shape[2:])
-        xp = _pad(x._data, pads)
+        xp = pad_spatial(x._data, pads)
         effective = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
         if any(e > size for e, size in zip(effective, xp.shape[2:], strict=True)):
             sizes = ", ".join(str(s) for s in xp.shape[2:])
@@ -142,21 +142,21 @@ class Convolution(Function):
         if ctx.needs_input_grad[0]:
             dcols = np.matmul(w.transpose(0, 2, 1), g).reshape(n, ctx.cols.shape[1], g.shape[3])  # (N, C*K, P)
             dxp = fold_columns(dcols, padded_shape[2:], kernel, out, stride, dilation)
-            grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, tuple(x.shape[2:]))), x.dtype)
+            grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, tuple(x.shape[2:]))), x.dtype)
         if ctx.needs_input_grad[1]:
             cols = ctx.cols.reshape(n, groups, w.shape[2], g.shape[3])  # (N, G, C/G*K, P)
             dw = np.matmul(g, cols.transpose(0, 1, 3, 2)).sum(axis=0)  # (G, O/G, C/G*K)
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(g.sum(axis=(0, 3)).reshape(o), grad.dtype)
-        return _first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+        return first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
 
 
 def _convolution(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
-    batched = _batched(x, n, name)
+    batched = check_batched(x, n, name)
     if not batched:
         x = x.reshape(1, *x.shape)
-    stride_t, dilation_t = _ntuple(stride, n), _ntuple(dilation, n)
+    stride_t, dilation_t = ntuple(stride, n), ntuple(dilation, n)
     _check_conv(x, weight, bias, groups, stride_t, n, transposed=False)
     pads = _conv_pads(padding, n, tuple(weight.shape[2:]), stride_t, dilation_t)
     y = Convolution.apply(x, weight, bias, stride_t, pads, dilation_t, groups)
@@ -197,7 +197,7 @@ class ConvolutionTranspose(Function):
         )
         y = fold_columns(cols, full, kernel, spatial, stride, dilation)  # (N, O, *full)
         out_spatial = tuple(f - before - after for f, (before, after) in zip(full, pads, strict=True))
-        y = _crop(y, pads, out_spatial)
+        y = crop_spatial(y, pads, out_spatial)
         if bias is not None:
             y = y + bias._data.reshape(-1, *(1,) * len(spatial))
         ctx.save_for_backward(x, weight)
@@ -211,7 +211,7 @@ class ConvolutionTranspose(Function):
         stride, pads, dilation, groups = ctx.geometry
         n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
-        dcols, windows = unfold_columns(_pad(grad._data, pads), kernel, stride, dilation)  # (N, O*K, windows)
+        dcols, windows = unfold_columns(pad_spatial(grad._data, pads), kernel, stride, dilation)  # (N, O*K, windows)
         first: Index = (..., *(slice(0, s) for s in spatial))  # output_padding may leave extra windows
         per_group = dcols.shape[1] // groups
         dcols = dcols.reshape(n, groups, per_group, *windows)[first].reshape(n, groups, per_group, math.prod(spatial))  # (N, G, O/G*K, L)
@@ -226,14 +226,14 @@ class ConvolutionTranspose(Function):
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(grad._data.sum(axis=(0, *range(2, grad.ndim))), grad.dtype)
-        return _first_order_only("conv_transpose", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 5
+        return first_order_only("conv_transpose", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 5
 
 
 def _conv_transpose(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
-    batched = _batched(x, n, name)
+    batched = check_batched(x, n, name)
     if not batched:
         x = x.reshape(1, *x.shape)
-    stride_t, dilation_t, extra = _ntuple(stride, n), _ntuple(dilation, n), _ntuple(output_padding, n)
+    stride_t, dilation_t, extra = ntuple(stride, n), ntuple(dilation, n), ntuple(output_padding, n)
     _check_conv(x, weight, bias, groups, stride_t, n, transposed=True)
     pads = _conv_pads(padding, n, tuple(weight.shape[2:]), stride_t, dilation_t)
     for op, st, d in zip(extra, stride_t, dilation_t, strict=True):

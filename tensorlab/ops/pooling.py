@@ -18,12 +18,12 @@ from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
 from .windows import (
     Pads,
-    _batched,
-    _crop,
-    _first_order_only,
-    _ntuple,
-    _pad,
     add_windows_back,
+    check_batched,
+    crop_spatial,
+    first_order_only,
+    ntuple,
+    pad_spatial,
     sliding_windows,
 )
 
@@ -76,7 +76,7 @@ class MaxPool(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, dilation: tuple) -> tuple:
         lowest = -np.inf if x.dtype.is_floating_point else np.iinfo(x.dtype.numpy).min
-        xp = _pad(x._data, pads, lowest)
+        xp = pad_spatial(x._data, pads, lowest)
         windows = sliding_windows(xp, kernel, stride, dilation)
         n_sp = len(kernel)
         flat = windows.reshape(*windows.shape[: 2 + n_sp], -1)  # (N, C, *out, K)
@@ -98,8 +98,8 @@ class MaxPool(Function):
         np.put_along_axis(windows, ctx.winner[..., None], grad._data[..., None], axis=-1)
         windows = windows.reshape(*grad.shape, *kernel)
         dxp = add_windows_back(windows, padded_shape[2:], stride, dilation)
-        grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, ctx.input_spatial)), grad.dtype)
-        return _first_order_only("max_pool", (grad_x,), grad) + (None,) * 4
+        grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, ctx.input_spatial)), grad.dtype)
+        return first_order_only("max_pool", (grad_x,), grad) + (None,) * 4
 
 
 def _flat_input_index(winner: np.ndarray, kernel: tuple, stride: tuple, pads: Pads, dilation: tuple, spatial: tuple) -> np.ndarray:
@@ -115,14 +115,14 @@ def _flat_input_index(winner: np.ndarray, kernel: tuple, stride: tuple, pads: Pa
 
 
 def _max_pool(name: str, n: int, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool, return_indices: bool) -> Any:
-    batched = _batched(x, n, name)
+    batched = check_batched(x, n, name)
     if not batched:
         x = x.reshape(1, *x.shape)
     if not x.dtype.is_floating_point and name == "max_pool1d":
         raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{x.dtype.scalar_type}'")
-    kernel = _ntuple(kernel_size, n)
-    stride_t = kernel if stride is None or stride == [] or stride == () else _ntuple(stride, n)
-    padding_t, dilation_t = _ntuple(padding, n), _ntuple(dilation, n)
+    kernel = ntuple(kernel_size, n)
+    stride_t = kernel if stride is None or stride == [] or stride == () else ntuple(stride, n)
+    padding_t, dilation_t = ntuple(padding, n), ntuple(dilation, n)
     out, pads = _pool_geometry(tuple(x.shape[2:]), kernel, stride_t, padding_t, dilation_t, ceil_mode)
     _check_pool(name, x, n, kernel, stride_t, padding_t, dilation_t, out)
     values, indices = MaxPool.apply(x, kernel, stride_t, pads, dilation_t)
@@ -148,7 +148,7 @@ class AvgPool(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, stride: tuple, pads: Pads, padding: tuple, count_include_pad: bool, divisor_override: int | None) -> Tensor:
-        xp = _pad(x._data, pads)
+        xp = pad_spatial(x._data, pads)
         n_sp = len(kernel)
         kernel_axes = tuple(range(-n_sp, 0))
         sums = sliding_windows(xp, kernel, stride, (1,) * n_sp).sum(axis=kernel_axes)
@@ -166,8 +166,8 @@ class AvgPool(Function):
         share = (grad._data / ctx.divisor).astype(grad.dtype.numpy)
         windows = np.broadcast_to(share.reshape(*share.shape, *(1,) * len(kernel)), (*share.shape, *kernel))
         dxp = add_windows_back(windows, padded_shape[2:], stride, (1,) * len(kernel))
-        grad_x = Tensor._from_array(np.ascontiguousarray(_crop(dxp, pads, spatial)), grad.dtype)
-        return _first_order_only("avg_pool", (grad_x,), grad) + (None,) * 6
+        grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, spatial)), grad.dtype)
+        return first_order_only("avg_pool", (grad_x,), grad) + (None,) * 6
 
 
 def _avg_divisor(spatial: tuple, kernel: tuple, stride: tuple, pads: Pads, padding: tuple, count_include_pad: bool, divisor_override: int | None) -> np.ndarray:
@@ -179,7 +179,7 @@ def _avg_divisor(spatial: tuple, kernel: tuple, stride: tuple, pads: Pads, paddi
         extra = tuple((0, after - p) for (_, after), p in zip(pads, padding, strict=True))
     else:
         extra = pads
-    counted = _pad(counted, extra)
+    counted = pad_spatial(counted, extra)
     counts = sliding_windows(counted, kernel, stride, (1,) * n_sp).sum(axis=tuple(range(-n_sp, 0)))[0, 0]
     if divisor_override:
         return np.full(counts.shape, float(divisor_override))
@@ -187,12 +187,12 @@ def _avg_divisor(spatial: tuple, kernel: tuple, stride: tuple, pads: Pads, paddi
 
 
 def _avg_pool(name: str, n: int, x: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool, count_include_pad: bool, divisor_override: int | None) -> Tensor:
-    batched = _batched(x, n, name)
+    batched = check_batched(x, n, name)
     if not batched:
         x = x.reshape(1, *x.shape)
-    kernel = _ntuple(kernel_size, n)
-    stride_t = kernel if stride is None or stride == [] or stride == () else _ntuple(stride, n)
-    padding_t = _ntuple(padding, n)
+    kernel = ntuple(kernel_size, n)
+    stride_t = kernel if stride is None or stride == [] or stride == () else ntuple(stride, n)
+    padding_t = ntuple(padding, n)
     out, pads = _pool_geometry(tuple(x.shape[2:]), kernel, stride_t, padding_t, (1,) * n, ceil_mode)
     _check_pool(name, x, n, kernel, stride_t, padding_t, (1,) * n, out)
     y = AvgPool.apply(x, kernel, stride_t, pads, padding_t, count_include_pad, divisor_override)

@@ -75,13 +75,13 @@ def add_windows_back(windows: np.ndarray, spatial: tuple, stride: tuple, dilatio
     return result
 
 
-def _pad(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
+def pad_spatial(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
     if not any(before or after for before, after in pads):
         return x
     return np.pad(x, ((0, 0), (0, 0), *pads), constant_values=value)
 
 
-def _crop(x: np.ndarray, pads: Pads, spatial: tuple) -> np.ndarray:
+def crop_spatial(x: np.ndarray, pads: Pads, spatial: tuple) -> np.ndarray:
     inside: Index = (..., *(slice(before, before + size) for (before, _), size in zip(pads, spatial, strict=True)))
     return x[inside]
 
@@ -110,7 +110,7 @@ class NotTwiceDifferentiable(Function):
         )
 
 
-def _first_order_only(op: str, grads: tuple, *inputs: Tensor | None) -> tuple:
+def first_order_only(op: str, grads: tuple, *inputs: Tensor | None) -> tuple:
     """``grads`` as they are, unless a graph is being built through them (then see NotTwiceDifferentiable)."""
     tensors = [t for t in inputs if t is not None]
     if not (state.enabled and any(t.requires_grad for t in tensors)):
@@ -119,13 +119,13 @@ def _first_order_only(op: str, grads: tuple, *inputs: Tensor | None) -> tuple:
 
 
 # --- argument handling (meta logic) -----------------------------------------------------------
-def _ntuple(value: Any, n: int) -> tuple:
+def ntuple(value: Any, n: int) -> tuple:
     if isinstance(value, (tuple, list)):
         return tuple(int(v) for v in value) if len(value) == n else tuple(int(value[0]) for _ in range(n))
     return (int(value),) * n
 
 
-def _batched(x: Tensor, n: int, name: str) -> bool:
+def check_batched(x: Tensor, n: int, name: str) -> bool:
     """Check the input has n+1 (unbatched) or n+2 (batched) dims; return whether it was batched."""
     if x.ndim not in (n + 1, n + 2):
         raise RuntimeError(
@@ -167,7 +167,7 @@ class Unfold(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, kernel: tuple, dilation: tuple, pads: Pads, stride: tuple) -> Tensor:
-        columns, _ = unfold_columns(_pad(x._data, pads), kernel, stride, dilation)
+        columns, _ = unfold_columns(pad_spatial(x._data, pads), kernel, stride, dilation)
         ctx.geometry = (tuple(x.shape[2:]), kernel, dilation, pads, stride)
         return Tensor._from_array(columns, x.dtype)
 
@@ -199,7 +199,7 @@ class Fold(Function):
                 f"match the calculated number of sliding blocks {out[0]} * {out[1]} = {math.prod(out)}, but got "
                 f"input.size(2)={blocks}."
             )
-        y = _crop(fold_columns(columns._data, padded, kernel, out, stride, dilation), pads, tuple(output_size))
+        y = crop_spatial(fold_columns(columns._data, padded, kernel, out, stride, dilation), pads, tuple(output_size))
         ctx.geometry = (kernel, dilation, pads, stride)
         return Tensor._from_array(np.ascontiguousarray(y), columns.dtype)
 
@@ -220,7 +220,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
         )
     batched = input.ndim == 4
     x = input if batched else input.reshape(1, *input.shape)
-    kernel, dilation_t, padding_t, stride_t = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    kernel, dilation_t, padding_t, stride_t = (ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
     blocks = tuple(
         (size + 2 * p - d * (k - 1) - 1) // st + 1
         for size, k, d, p, st in zip(x.shape[2:], kernel, dilation_t, padding_t, stride_t, strict=True)
@@ -241,6 +241,6 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
         raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: {list(input.shape)}")
     batched = input.ndim == 3
     x = input if batched else input.reshape(1, *input.shape)
-    pads = tuple((p, p) for p in _ntuple(padding, 2))
-    y = Fold.apply(x, _ntuple(output_size, 2), _ntuple(kernel_size, 2), _ntuple(dilation, 2), pads, _ntuple(stride, 2))
+    pads = tuple((p, p) for p in ntuple(padding, 2))
+    y = Fold.apply(x, ntuple(output_size, 2), ntuple(kernel_size, 2), ntuple(dilation, 2), pads, ntuple(stride, 2))
     return y if batched else y.reshape(*y.shape[1:])
