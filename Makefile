@@ -47,7 +47,7 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -n $(JOBS) tests || status=$$?; \
 	exit $$status
 
-# ruff, then mypy on tensorlab/ (settings and the list of modules still to type: pyproject.toml).
+# ruff, then mypy on all of tensorlab/ (settings: pyproject.toml).
 lint: $(STAMP)
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \

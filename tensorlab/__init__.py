@@ -78,6 +78,7 @@ from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
+from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax

@@ -8,6 +8,8 @@ than the dimensioned tensors (``int_tensor + 1.5`` is float32, ``uint8_tensor + 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 BOOL, INTEGER, FLOATING = 0, 1, 2
@@ -21,7 +23,7 @@ class dtype:  # noqa: N801 - torch's name
     def __init__(self, name: str, numpy_type: type, category: int, rank: int, scalar_type: str) -> None:
         self.name = name
         self.scalar_type = scalar_type  # torch's C++ ScalarType name, as its kernel errors spell it
-        self.numpy = np.dtype(numpy_type)
+        self.numpy: np.dtype[Any] = np.dtype(numpy_type)
         self.category = category
         self.rank = rank
         self.itemsize = self.numpy.itemsize

@@ -7,6 +7,7 @@ integers in [low, high)) are the same.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ def manual_seed(seed: int) -> np.random.Generator:
 
 
 def seed() -> int:
-    new = int(np.random.SeedSequence().entropy % (2**63))
+    new = secrets.randbits(63)  # fresh entropy from the operating system
     manual_seed(new)
     return new
 
@@ -75,7 +76,7 @@ def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any =
         low, high, size = 0, low, high
     elif high is None:
         raise TypeError("randint() missing required argument 'size'")
-    if high <= low:  # type: ignore[operator]
+    if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     target = to_dtype(dtype) if dtype is not None else int64
     values = _generator.integers(low, high, _shape_arg((size,))).astype(target.numpy)

@@ -79,6 +79,66 @@ def test_graph_has_torch_node_names_and_edges(name: str) -> None:
     same(scenario)
 
 
+# One backward formula, several node names: torch names the node by the overload that recorded
+# it, and tensorlab names it where the Function is applied (Function.apply_as).
+NAMED_BY_OVERLOAD = {
+    "x.sum()": lambda x, y: x.sum(),
+    "x.sum(0)": lambda x, y: x.sum(0),
+    "x.mean()": lambda x, y: x.mean(),
+    "x.prod()": lambda x, y: x.prod(),
+    "x.max()": lambda x, y: x.max(),
+    "x.min()": lambda x, y: x.min(),
+    "x.max(0)": lambda x, y: x.max(0)[0],
+    "x.min(0)": lambda x, y: x.min(0)[0],
+    "x.amax(0)": lambda x, y: x.amax(0),
+    "x.amin(0)": lambda x, y: x.amin(0),
+    "x % y": lambda x, y: x % y,
+    "x ** y": lambda x, y: x**y.abs(),
+    "2 ** x": lambda x, y: 2**x,
+    "clamp(x, y, y + 1)": lambda x, y: x.clamp(y, y + 1),
+    "x.round(decimals=1)": lambda x, y: x.round(decimals=1),
+    "x.round()": lambda x, y: x.round(),
+    "x.gather": lambda x, y: x.gather(1, y.detach().abs().long() % 3),
+    "x.index_select": lambda x, y: x.index_select(0, y.detach().abs().long()[0] % 2),
+    "x.masked_select": lambda x, y: x.masked_select(y > 0),
+    "x.take": lambda x, y: x.take(y.detach().abs().long() % 6),
+    "x.flip(0)": lambda x, y: x.flip(0),
+    "x.roll(1, 1)": lambda x, y: x.roll(1, 1),
+    "x.roll(1)": lambda x, y: x.roll(1),
+    "x.repeat(2, 1)": lambda x, y: x.repeat(2, 1),
+    "(x * 1).zero_()": lambda x, y: (x * 1).zero_(),
+    "x.split(1)": lambda x, y: x.split(1)[0],
+    "x.chunk(2, 1)": lambda x, y: x.chunk(2, 1)[0],
+    "x @ v": lambda x, y: x @ y[0],
+    "v @ x.t()": lambda x, y: y[0] @ x.t(),
+    "x.t().reshape(6)": lambda x, y: x.t().reshape(6),
+    "x.squeeze()": lambda x, y: x[None].squeeze(),
+    "x.squeeze(0)": lambda x, y: x[None].squeeze(0),
+    "x.squeeze((0,))": lambda x, y: x[None].squeeze((0,)),
+    "x.unsqueeze(0)": lambda x, y: x.unsqueeze(0),
+    "x.transpose(0, 1)": lambda x, y: x.transpose(0, 1),
+    "x.mT": lambda x, y: x.mT,
+    "x.t()": lambda x, y: x.t(),
+    "x.narrow(1, 1, 2)": lambda x, y: x.narrow(1, 1, 2),
+    "x.select(0, 1)": lambda x, y: x.select(0, 1),
+    "x.diagonal()": lambda x, y: x.diagonal(),
+    "x[None]": lambda x, y: x[None],
+    "x[0]": lambda x, y: x[0],
+    "x[:, 1:]": lambda x, y: x[:, 1:],
+    "x[...]": lambda x, y: x[...],
+}
+
+
+@pytest.mark.parametrize("name", NAMED_BY_OVERLOAD)
+def test_node_named_by_overload_as_torch(name: str) -> None:
+    def scenario(lib: Any) -> str:
+        x = lib.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
+        y = lib.tensor([[0.5, 1.5, -1.0], [2.0, -3.0, 1.0]], requires_grad=True)
+        return NAMED_BY_OVERLOAD[name](x, y).grad_fn.name()
+
+    assert scenario(tl) == scenario(torch)
+
+
 @pytest.mark.parametrize("name", GRAPHS)
 def test_gradients_match_torch(name: str) -> None:
     fn = GRAPHS[name]

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tensorlab.ops import conv as tl_f
+import tensorlab.nn.functional as tl_f
 from tests.oracle import check_op
 
 T32 = np.float32

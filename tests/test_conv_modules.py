@@ -16,6 +16,8 @@ import tensorlab as tl
 import tensorlab.nn.functional as tl_f
 from tensorlab import nn
 from tensorlab.ops import conv as ops_conv
+from tensorlab.ops import pooling as ops_pooling
+from tensorlab.ops import windows as ops_windows
 from tests.oracle import assert_same, check_op
 
 
@@ -225,13 +227,13 @@ def test_pad_integer_input() -> None:
     check_op(lambda lib, a: functional(lib).pad(a, (1, 2), value=7), np.arange(6).reshape(2, 3))
 
 
-# --- nn.functional re-exports ops/conv.py (one implementation) -----------------------------------
+# --- nn.functional re-exports ops/conv.py, ops/windows.py, ops/pooling.py (one implementation) ---
 @pytest.mark.parametrize(
     "name",
     ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "unfold", "fold", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d"],
 )
 def test_functional_reexports_ops(name: str) -> None:
-    assert getattr(tl_f, name) is getattr(ops_conv, name)
+    assert getattr(tl_f, name) is next(getattr(m, name) for m in (ops_conv, ops_pooling, ops_windows) if hasattr(m, name))
     assert name in tl_f.__all__
 
 

@@ -74,6 +74,36 @@ def test_matmul_grad_fn_names(a, b, grad_fn):
     assert (tx @ ty).grad_fn.name() == grad_fn
 
 
+BATCHED_PRODUCTS = {
+    "torch.bmm": lambda lib, x, y: lib.bmm(x, y),
+    "Tensor.bmm": lambda lib, x, y: x.bmm(y),
+    "torch.matmul": lambda lib, x, y: lib.matmul(x, y),
+    "@": lambda lib, x, y: x @ y,
+}
+
+
+@pytest.mark.parametrize(
+    ("product", "a", "b"),
+    [
+        ("torch.bmm", (2, 3, 4), (2, 4, 5)),
+        ("Tensor.bmm", (2, 3, 4), (2, 4, 5)),
+        ("torch.matmul", (2, 3, 4), (2, 4, 5)),
+        ("@", (2, 3, 4), (2, 4, 5)),
+        ("@", (2, 3, 4), (4, 5)),
+        ("@", (2, 2, 3, 4), (2, 4, 5)),
+        ("@", (4,), (2, 4, 5)),
+    ],
+)
+def test_batched_product_grad_fn_names_match_torch(product, a, b):
+    """bmm records BmmBackward0; matmul of batched operands records UnsafeViewBackward0 (torch
+    folds the batch, runs bmm or mm, and views the result back): each as torch names it."""
+    names = {}
+    for lib in (torch, tl):
+        x, y = lib.zeros(*a, requires_grad=True), lib.zeros(*b, requires_grad=True)
+        names[lib.__name__] = BATCHED_PRODUCTS[product](lib, x, y).grad_fn.name()
+    assert names["tensorlab"] == names["torch"]
+
+
 def test_matmul_non_contiguous_operands():
     check_op(lambda lib, x, y: x.transpose(-2, -1) @ y, rand(2, 3, 4), rand(2, 3, 5, seed=1))
     check_op(lambda lib, x, y: x @ y.transpose(0, 1), rand(2, 4, 3), rand(5, 3, seed=1))

@@ -35,4 +35,4 @@ def test_every_function_link_points_at_its_class() -> None:
 
 def test_gather_row_names_its_function_its_test_and_its_notebook() -> None:
     row = next(line for line in (ROOT / "docs" / "op-index.md").read_text().splitlines() if line.startswith("| `gather` |"))
-    assert "`Gather`" in row and "tests/test_gather_scatter.py" in row and "08-gather-scatter" in row
+    assert "`PickElements`" in row and "tests/test_gather_scatter.py" in row and "08-gather-scatter" in row

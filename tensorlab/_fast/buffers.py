@@ -81,7 +81,9 @@ def _keep(flat: np.ndarray) -> None:
 
 def storage_for(array: np.ndarray) -> Storage:
     """The storage of an array made by :func:`empty`: its flat buffer, recycled on death."""
-    return RecyclingStorage(array.base)
+    flat = array.base
+    assert flat is not None, "storage_for takes arrays made by buffers.empty (views of a pooled buffer)"
+    return RecyclingStorage(flat)
 
 
 def give_back(scratch: np.ndarray) -> None:

@@ -1,7 +1,7 @@
 """The convolution as ONE 2-D GEMM over the whole batch, with its big temporaries pooled.
 
 The plain convolution (``ops.conv.Convolution``) multiplies the weight with each sample's
-columns, ``(N, C*K, P)`` from ``unfold_columns``: a batch of small products, and a result that
+columns, ``(N, C*K, P)`` from ``windows.unfold_columns``: a batch of small products, and a result that
 NumPy allocates fresh. Here the windows are copied once into a contiguous ``(C*K, N*P)`` matrix
 (:func:`gemm_columns`), so forward, grad-input and grad-weight are each a single 2-D GEMM that
 BLAS runs at full speed — no per-sample loop, no strided operand. The columns are big (K times
@@ -18,9 +18,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-
-# ops.conv imports this module, so it is still loading here: its functions are looked up when called.
-from ..ops import conv as plain
+from ..autograd.function import FunctionCtx
+from ..ops.windows import add_windows_back, crop_spatial, first_order_only, sliding_windows
 from . import buffers
 
 
@@ -31,7 +30,7 @@ def gemm_columns(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) 
     sample. Copying the strided windows in this order is cheap: the innermost loop runs along
     the input's contiguous last dim.
     """
-    windows = plain.sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
+    windows = sliding_windows(xp, kernel, stride, dilation)  # (N, C, *out, *K), a view
     n, c = xp.shape[:2]
     n_sp = len(kernel)
     out = windows.shape[2 : 2 + n_sp]
@@ -58,7 +57,7 @@ def _channels_first(grad: np.ndarray) -> np.ndarray:
     return rows
 
 
-def convolution_forward(ctx: Any, xp: np.ndarray, weight: Tensor, bias: Tensor | None, kernel: tuple, stride: tuple, dilation: tuple, groups: int) -> Tensor:
+def convolution_forward(ctx: FunctionCtx, xp: np.ndarray, weight: Tensor, bias: Tensor | None, kernel: tuple, stride: tuple, dilation: tuple, groups: int) -> Tensor:
     """Y = W @ cols as one (grouped) GEMM; keeps the pooled columns on ``ctx`` for backward."""
     n = xp.shape[0]
     cols, out = gemm_columns(xp, kernel, stride, dilation)  # (C*K, N*P)
@@ -74,7 +73,7 @@ def convolution_forward(ctx: Any, xp: np.ndarray, weight: Tensor, bias: Tensor |
     return result
 
 
-def convolution_backward(ctx: Any, grad: Tensor) -> tuple:
+def convolution_backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
     """dW = dY @ cols^T and dcols = W^T @ dY (folded back), each one GEMM; db = dY summed."""
     x, weight = ctx.saved_tensors
     groups, o = ctx.geometry[3], grad.shape[1]
@@ -93,7 +92,7 @@ def convolution_backward(ctx: Any, grad: Tensor) -> tuple:
         grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
     del g  # a view of ``rows``: the pool takes rows back only when nothing else sees it
     buffers.give_back(rows)
-    return plain._first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+    return first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
 
 
 def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:
@@ -104,11 +103,11 @@ def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tup
     np.matmul(w.transpose(0, 2, 1), g, out=dcols.reshape(g.shape[0], dcols.shape[0] // g.shape[0], g.shape[2]))  # (G, C/G*K, N*P)
     as_windows = dcols.reshape(channels, *kernel, n, *out)  # (C, *K, N, *out)
     windows = as_windows.transpose(1 + n_sp, 0, *range(2 + n_sp, 2 + 2 * n_sp), *range(1, 1 + n_sp))
-    dxp = plain.add_windows_back(windows, padded_shape[2:], stride, dilation, out=buffers.empty(padded_shape, g.dtype))
+    dxp = add_windows_back(windows, padded_shape[2:], stride, dilation, out=buffers.empty(padded_shape, g.dtype))
     del as_windows, windows  # views of ``dcols``, which goes back to the pool
     buffers.give_back(dcols)
     if tuple(padded_shape) == x_shape:  # no padding to crop: the folded array is the gradient
         return Tensor._from_array(dxp, dt, storage=buffers.storage_for(dxp))
-    grad_x = Tensor._from_array(np.ascontiguousarray(plain._crop(dxp, pads, x_shape[2:])), dt)
+    grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, x_shape[2:])), dt)
     buffers.give_back(dxp)
     return grad_x

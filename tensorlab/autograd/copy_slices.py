@@ -35,7 +35,7 @@ from .function import FREED_MESSAGE, BackwardNode
 from .grad_mode import state
 
 if TYPE_CHECKING:
-    from .._tensor import Tensor
+    from .._tensor import Tensor, ViewInfo
 
 MULTI_OUTPUT_ADVICE = (
     " This view is the output of a function that returns multiple views. Such functions do not "
@@ -52,12 +52,20 @@ VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being us
 
 
 # --- may this view be written into? ---------------------------------------------------------
+def _view_info(view: Tensor) -> ViewInfo:
+    """What a view knows about its base: every function in this module is given views only."""
+    info = view._view_info
+    assert info is not None, "expected a view"
+    return info
+
+
 def check_view_write(view: Tensor) -> None:
     """torch's errors for a recorded in-place write into ``view`` (before any data changes)."""
-    meta = view._view_info.creation_meta(view)
+    info = _view_info(view)
+    meta = info.creation_meta(view)
     if meta != "default":
         raise RuntimeError(rebase_error(view, meta, indirect=False))
-    base = view._base
+    base = info.base
     if view._requires_grad and base._requires_grad and base.grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
 
@@ -95,7 +103,7 @@ class CopySlices(BackwardNode):
         super().__init__((base, *arguments))
         self.base_layout = (tuple(base.shape), base.stride(), base.storage_offset())
         self.view_layout = (tuple(view.shape), view.stride(), view.storage_offset())
-        self.result = result
+        self.result: Tensor | None = result
         self.stand_ins = stand_ins
 
     def release_saved(self) -> None:
@@ -106,7 +114,8 @@ class CopySlices(BackwardNode):
     def backward(ctx: CopySlices, grad: Tensor) -> tuple:
         from .._tensor import Tensor
 
-        if ctx.result is None:
+        result = ctx.result
+        if result is None:
             raise RuntimeError(FREED_MESSAGE)
         shape, strides, offset = ctx.base_layout
         holder = Tensor._from_array(np.zeros(storage_extent(shape, strides, 0), grad.dtype.numpy), grad.dtype)
@@ -116,7 +125,6 @@ class CopySlices(BackwardNode):
         window = holder._alias(view_shape, view_strides, view_offset - offset)
 
         wanted = [t for t in ctx.stand_ins if t is not None]
-        result = ctx.result
         grad_result = Tensor._from_array(window._data.astype(result.dtype.numpy), result.dtype)
         found = iter(run_backward([result], [grad_result], True, False, inputs=wanted, accumulate_grad=False))
         grads = [None if t is None else next(found) for t in ctx.stand_ins]
@@ -137,7 +145,7 @@ def write_through_view(
     """
     from .._tensor import Tensor
 
-    base = view._base
+    base = _view_info(view).base
     before = Tensor._from_array(view._data.copy(), view.dtype)  # the op's self: the old values
     before._requires_grad = base._requires_grad
     arguments: list[Tensor] = []
@@ -171,7 +179,7 @@ def refresh_view_history(view: Tensor) -> None:
     Called when the storage's version moved on since the view's grad_fn was made: an in-place
     write (into the base or any of its views) may have given the base a new history.
     """
-    info = view._view_info
+    info = _view_info(view)
     info.version = view._storage.version
     base = info.base
     if not base._requires_grad:

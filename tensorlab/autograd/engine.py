@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from itertools import count, repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -78,6 +78,7 @@ def run_backward(
                 if grads is not None and accumulate_grad:
                     _accumulate_into_leaf(node, grads[0], create_graph)
                 continue
+            assert isinstance(node, BackwardNode)  # every node but a leaf's is an op's
             for child in _send_gradients(node, grads, buffers, dependencies, retain_graph):
                 heapq.heappush(ready, (-child.sequence_nr, next(tiebreak), child))
     finally:
@@ -227,6 +228,7 @@ def _call_function(node: BackwardNode, grads: list) -> list:
     for child, _, argument, shape, dtype in node.edges:
         grad = None if child is None else result[argument]
         if grad is not None and (grad._data.shape != shape or grad.dtype is not dtype):
+            assert argument is not None and shape is not None  # an edge to a node records its input
             grad = _validate_gradient(node, grad, argument, shape, dtype)
         input_grads.append(grad)
     if node._post_hooks:
@@ -305,5 +307,5 @@ def _owned_copy(grad: Tensor, leaf: Tensor) -> Tensor:
     """A copy that ``.grad`` owns (later backwards add into it), contiguous like its leaf."""
     from .._tensor import Tensor
 
-    order = "C" if leaf.is_contiguous() else "K"
+    order: Literal["C", "K"] = "C" if leaf.is_contiguous() else "K"
     return Tensor._from_array(np.array(grad._data, order=order), grad.dtype)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .grad_mode import state
 
 if TYPE_CHECKING:
+    from .._dtype import dtype
     from .._tensor import Tensor
 
 _sequence = count()  # creation order of nodes: backward runs the newest ready node first
@@ -123,7 +124,8 @@ class Node:
     checks ``node._post_hooks`` / ``node._pre_hooks`` for None.
     """
 
-    edges: tuple = ()
+    edges: tuple[Edge, ...] = ()
+    sequence_nr: float  # creation order (AccumulateGrad: infinity, it runs as soon as it is ready)
     _post_hooks: list | None = None
     _pre_hooks: list | None = None
     _tensor_pre_hooks: dict[int, list] | None = None  # only BackwardNodes get these two
@@ -177,7 +179,7 @@ class BackwardNode(Node, FunctionCtx):
         self.sequence_nr = next(_sequence)
         self.num_inputs = len(inputs)
         needs_grad = []
-        edges = []
+        edges: list[Edge] = []
         operands = getattr(self.function, "operands", 0)  # CopySlices is no Function
         for i, x in enumerate(inputs):
             requires_grad = getattr(x, "_requires_grad", None)
@@ -194,7 +196,7 @@ class BackwardNode(Node, FunctionCtx):
                 edges.append(NO_EDGE)
         self.needs_input_grad = _shared(tuple(needs_grad))
         self.edges = tuple(edges)
-        self._saved: tuple = ()
+        self._saved: tuple[SavedTensor | None, ...] | None = ()
 
     # --- what backward calls on ctx --------------------------------------------------------
     @property
@@ -246,7 +248,9 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-NO_EDGE = (None, 0, None, None, None)  # the edge of a tensor input that does not require grad
+Edge = tuple["Node | None", int, "int | None", "tuple[int, ...] | None", "dtype | None"]
+"""(next node, its output_nr, argument position, shape, dtype) of one tensor input; see :class:`Node`."""
+NO_EDGE: Edge = (None, 0, None, None, None)  # the edge of a tensor input that does not require grad
 
 
 def gradient_edge(x: Tensor) -> tuple[Node, int]:
@@ -270,10 +274,12 @@ class Function:
     """Base class of every differentiable op: subclass with static forward and backward.
 
     Either ``forward(ctx, *args)``, or torch's newer split ``forward(*args)`` plus
-    ``setup_context(ctx, inputs, output)``.
+    ``setup_context(ctx, inputs, output)``. The graph node is named ``backward_name`` (default:
+    the class name + "Backward"); :meth:`apply_as` names it at the call instead.
     """
 
     _backward_cls: type[BackwardNode]
+    _node_classes: dict[str, type[BackwardNode]]
     _forward_takes_ctx = True
     operands = 0
     """How many leading arguments are operands that torch turns into tensors when they are Python
@@ -282,20 +288,20 @@ class Function:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        name = cls.__dict__.get("backward_name", cls.__name__ + "Backward")
-        cls._backward_cls = type(name, (BackwardNode,), {"function": cls, "__module__": cls.__module__})
+        cls._node_classes = {}
+        cls._backward_cls = cls.node_class(cls.__dict__.get("backward_name", cls.__name__ + "Backward"))
         cls._forward_takes_ctx = cls.setup_context is Function.setup_context
 
     @staticmethod
-    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+    def setup_context(ctx: FunctionCtx, inputs: tuple, output: Any) -> None:
         raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
-    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+    def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD."
@@ -306,21 +312,44 @@ class Function:
         if state.enabled:
             for x in args:
                 if getattr(x, "_requires_grad", False):
-                    return _record(cls, args, kwargs)
+                    return _record(cls, cls._backward_cls, args, kwargs)
         if cls._forward_takes_ctx:
             return cls.forward(FunctionCtx(args), *args, **kwargs)
         return _forward_then_setup_context(cls, FunctionCtx(args), args, kwargs)
 
+    @classmethod
+    def apply_as(cls, node_name: str, *args: Any, **kwargs: Any) -> Any:
+        """``apply``, with the graph node named ``node_name`` instead of ``backward_name``.
 
-def _forward_then_setup_context(cls: type[Function], ctx: Any, args: tuple, kwargs: dict) -> Any:
+        torch names one backward formula by the overload that recorded it: ``x.sum()`` leaves a
+        SumBackward0 and ``x.sum(0)`` a SumBackward1, ``x[0]`` a SelectBackward0 and ``x[1:]`` a
+        SliceBackward0. One Function holds the formula; the call that applies it gives the name.
+        """
+        if state.enabled:
+            for x in args:
+                if getattr(x, "_requires_grad", False):
+                    return _record(cls, cls.node_class(node_name), args, kwargs)
+        return cls.apply(*args, **kwargs)
+
+    @classmethod
+    def node_class(cls, name: str) -> type[BackwardNode]:
+        """The class of the nodes named ``name`` that run this Function's backward (one per name)."""
+        node_class = cls._node_classes.get(name)
+        if node_class is None:
+            node_class = type(name, (BackwardNode,), {"function": cls, "__module__": cls.__module__})
+            cls._node_classes[name] = node_class
+        return node_class
+
+
+def _forward_then_setup_context(cls: type[Function], ctx: FunctionCtx, args: tuple, kwargs: dict) -> Any:
     output = cls.forward(*args, **kwargs)
     cls.setup_context(ctx, args, output)
     return output
 
 
-def _record(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+def _record(cls: type[Function], node_class: type[BackwardNode], args: tuple, kwargs: dict) -> Any:
     """Run forward without recording, then make the node the grad_fn of the outputs."""
-    node = cls._backward_cls(args)
+    node = node_class(args)
     state.enabled = False
     try:
         if cls._forward_takes_ctx:

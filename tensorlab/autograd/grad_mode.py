@@ -62,7 +62,7 @@ class _GradModeContext:
             with self.clone():
                 return fn(*args, **kwargs)
 
-        return wrapper  # type: ignore[return-value]
+        return wrapper  # type: ignore[return-value]  # wraps(fn) keeps fn's signature; mypy sees (*args, **kwargs)
 
     def _wrap_generator(self, fn: F) -> F:
         """A generator runs in pieces: apply the mode around each step, not around creation."""
@@ -79,7 +79,7 @@ class _GradModeContext:
                     return stop.value
                 value = yield item
 
-        return wrapper  # type: ignore[return-value]
+        return wrapper  # type: ignore[return-value]  # as above: fn's signature, kept by wraps
 
 
 class _NoParenthesesDecorator(_GradModeContext):

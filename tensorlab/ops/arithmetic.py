@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtype import bool_, dtype, get_default_dtype
 from .._tensor import Tensor, require_tensors
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .comparison import where
 from .promotion import Operand, _dtype_of, _not_implemented_for, _operand, _restore, _save, binary
 
@@ -33,14 +33,14 @@ class Add(Function):
     operands = 2  # x and y: ``x + 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         ctx.alpha = alpha
         if alpha != 1 or alpha is True:
             y = _scaled(y, alpha, _dtype_of(x, y))
         return binary(np.add, x, y)  # on bools NumPy's add is logical or, as in torch
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad, (grad * ctx.alpha if ctx.alpha != 1 else grad), None
 
 
@@ -51,7 +51,7 @@ class Sub(Function):
     operands = 2  # x and y: ``x - 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         _reject_bool_sub(x, y)
         ctx.alpha = alpha
         if alpha != 1 or alpha is True:
@@ -59,7 +59,7 @@ class Sub(Function):
         return binary(np.subtract, x, y)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad, None
 
 
@@ -105,12 +105,12 @@ class Mul(Function):
     operands = 2  # x and y: ``x * 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
         return binary(np.multiply, x, y)  # on bools NumPy's multiply is logical and, as in torch
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
         return (
             grad * y if ctx.needs_input_grad[0] else None,
@@ -125,7 +125,7 @@ class Div(Function):
     operands = 2  # x and y: ``x / 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
         dt = _dtype_of(x, y)
         if not dt.is_floating_point:
@@ -133,7 +133,7 @@ class Div(Function):
         return binary(np.true_divide, x, y, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
         return (
             grad / y if ctx.needs_input_grad[0] else None,
@@ -159,7 +159,7 @@ class FloorDivide(Function):
     backward_name = "NotImplemented"
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         dt = _dtype_of(x, y)
         if dt is bool_:
             raise _not_implemented_for("div_floor_cpu", dt)
@@ -168,7 +168,7 @@ class FloorDivide(Function):
             return binary(np.floor_divide, x, y, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
@@ -186,7 +186,7 @@ class DivRounded(Function):
     operands = 2  # x and y: a number y gets the edge (None, 0), as in torch
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand, rounding_mode: str) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand, rounding_mode: str) -> Tensor:
         dt = _dtype_of(x, y)
         if dt is bool_:
             raise _not_implemented_for(f"div_{rounding_mode}_cpu", dt)
@@ -199,7 +199,7 @@ class DivRounded(Function):
             return binary(_trunc_divide, x, y, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad * 0, grad * 0, None
 
 
@@ -209,7 +209,7 @@ class Remainder(Function):
     backward_name = "RemainderBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
         dt = _dtype_of(x, y)
         if dt is bool_:
@@ -219,17 +219,11 @@ class Remainder(Function):
             return binary(np.remainder, x, y, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
         if not isinstance(x, Tensor):  # number % tensor
             raise RuntimeError("derivative for aten::remainder is not implemented")
         return grad, (-grad * div(x, y, rounding_mode="floor")) if ctx.needs_input_grad[1] else None
-
-
-class RemainderTensor(Remainder):
-    """``tensor % tensor``: torch names this node RemainderBackward1."""
-
-    backward_name = "RemainderBackward1"
 
 
 def _integer_power(base: Any, exponent: Any) -> Any:
@@ -251,7 +245,7 @@ class Pow(Function):
     backward_name = "PowBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         dt = _dtype_of(x, y)
         if dt is bool_:
             if isinstance(y, Tensor):
@@ -270,7 +264,7 @@ class Pow(Function):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y, z = _restore(ctx)
         if isinstance(y, Tensor) and y.dtype is bool_:
             y = y.to(grad.dtype)  # so that y - 1 is arithmetic
@@ -290,31 +284,19 @@ class Pow(Function):
         return grad_x, grad_y
 
 
-class PowTensor(Pow):
-    """``tensor ** tensor``: torch names this node PowBackward1."""
-
-    backward_name = "PowBackward1"
-
-
-class PowScalarBase(Pow):
-    """``number ** tensor``: torch names this node PowBackward2."""
-
-    backward_name = "PowBackward2"
-
-
 class Maximum(Function):
     """z = max(x, y). The gradient goes to the larger input; on ties it is split in half."""
 
     backward_name = "MaximumBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, y: Tensor) -> Tensor:
         _require_tensors("maximum", x, y)
         ctx.save_for_backward(x, y)
         return binary(np.maximum, x, y)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         return _split_by_winner(grad, x > y, x == y)
 
@@ -325,13 +307,13 @@ class Minimum(Function):
     backward_name = "MinimumBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, y: Tensor) -> Tensor:
         _require_tensors("minimum", x, y)
         ctx.save_for_backward(x, y)
         return binary(np.minimum, x, y)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         return _split_by_winner(grad, x < y, x == y)
 
@@ -404,14 +386,15 @@ def floor_divide(x: Operand, y: Operand) -> Tensor:
 
 def remainder(x: Operand, y: Operand) -> Tensor:
     if isinstance(x, Tensor) and isinstance(y, Tensor):
-        return RemainderTensor.apply(x, y)
+        return Remainder.apply_as("RemainderBackward1", x, y)  # torch's name for tensor % tensor
     return Remainder.apply(x, y)
 
 
 def pow(x: Operand, y: Operand) -> Tensor:  # noqa: A001 - torch's name
     if not isinstance(y, Tensor):
         return Pow.apply(x, y)
-    return (PowTensor if isinstance(x, Tensor) else PowScalarBase).apply(x, y)
+    # torch's names: PowBackward1 for tensor ** tensor, PowBackward2 for number ** tensor
+    return Pow.apply_as("PowBackward1" if isinstance(x, Tensor) else "PowBackward2", x, y)
 
 
 def maximum(x: Tensor, y: Tensor) -> Tensor:

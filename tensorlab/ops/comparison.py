@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtype import bool_, result_type
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .broadcasting import broadcast_pair
 from .promotion import Operand, _check_fits, _dtype_of, _not_implemented_for, _operand, binary, unary
 
@@ -33,7 +33,7 @@ class Where(Function):
     backward_name = "WhereBackward0"
 
     @staticmethod
-    def forward(ctx: Any, condition: Tensor, x: Operand, y: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, condition: Tensor, x: Operand, y: Operand) -> Tensor:
         if condition.dtype is not bool_:
             raise RuntimeError(
                 "where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -49,7 +49,7 @@ class Where(Function):
         return Tensor._from_array(np.broadcast_to(result, shape).copy() if result.shape != shape else result, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (condition,) = ctx.saved_tensors
         zero = Tensor._from_array(np.zeros_like(grad._data), grad.dtype)  # not grad * 0: inf * 0 is nan
         return None, where(condition, grad, zero), where(condition, zero, grad)

@@ -9,6 +9,7 @@ The dim bookkeeping (``dim``, ``keepdim``) is shared with every reduction (``ops
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -64,72 +65,48 @@ def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_i
         return ties * (grad / Sum.apply(ties, dims, True, grad.dtype))
 
 
-class _ExtremumAll(Function):
-    """z = max (or min) of all elements. dz/dx: 1/k for each of the k elements equal to z."""
-
-    name, numpy_reduce = "max", np.max
-
-    @classmethod
-    def forward(cls, ctx: FunctionCtx, x: Tensor) -> Tensor:
-        require_nonempty(cls.name, x, (), dim_given=False)
-        result = Tensor._from_array(cls.numpy_reduce(x._data), x.dtype)
-        ctx.save_for_backward(x, result)
-        return result
+class ExtremumAll(Function):
+    """z = max (or min: ``numpy_reduce``) of all elements. dz/dx: 1/k for each of the k elements equal to z."""
 
     @staticmethod
-    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
-        x, result = ctx.saved_tensors
-        return _share_among_ties(grad, x, result, tuple(range(x.ndim)), nan_is_tie=True)
-
-
-class MaxAll(_ExtremumAll):
-    backward_name = "MaxBackward1"
-
-
-class MinAll(_ExtremumAll):
-    backward_name = "MinBackward1"
-    name, numpy_reduce = "min", np.min
-
-
-class _ExtremumOverDims(Function):
-    """z = max (or min) over dims, values only. dz/dx: 1/k for each of the k tied elements."""
-
-    name, numpy_reduce = "amax", np.max
-
-    @classmethod
-    def forward(cls, ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
-        ctx.dims = dims
-        result = Tensor._from_array(cls.numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
+    def forward(ctx: FunctionCtx, x: Tensor, name: str, numpy_reduce: Callable) -> Tensor:
+        require_nonempty(name, x, (), dim_given=False)
+        result = Tensor._from_array(numpy_reduce(x._data), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, result = ctx.saved_tensors
-        return _share_among_ties(grad, x, result, ctx.dims, nan_is_tie=False), None, None
+        return _share_among_ties(grad, x, result, tuple(range(x.ndim)), nan_is_tie=True), None, None
 
 
-class Amax(_ExtremumOverDims):
-    backward_name = "AmaxBackward0"
+class ExtremumOverDims(Function):
+    """z = max (or min: ``numpy_reduce``) over dims, values only. dz/dx: 1/k for each of the k tied elements."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, numpy_reduce: Callable) -> Tensor:
+        ctx.dims = dims
+        result = Tensor._from_array(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        return _share_among_ties(grad, x, result, ctx.dims, nan_is_tie=False), None, None, None
 
 
-class Amin(_ExtremumOverDims):
-    backward_name = "AminBackward0"
-    name, numpy_reduce = "amin", np.min
+class ExtremumAlongDim(Function):
+    """(values, indices) of the max (or min: ``numpy_arg``) along one dim. The whole gradient goes
+    to the element at the returned index (the first one, on ties): the rest of the slice gets 0."""
 
-
-class _ExtremumAlongDim(Function):
-    """(values, indices) of the max (or min) along one dim. The whole gradient goes to the
-    element at the returned index (the first one, on ties): the rest of the slice gets 0."""
-
-    name, numpy_arg = "max", np.argmax
-
-    @classmethod
-    def forward(cls, ctx: FunctionCtx, x: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
-        require_nonempty(cls.name, x, (dim,), dim_given=True)
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, keepdim: bool, name: str, numpy_arg: Callable) -> tuple[Tensor, Tensor]:
+        require_nonempty(name, x, (dim,), dim_given=True)
         data = x._data if x.ndim else x._data.reshape(1)
         axis = dim if x.ndim else 0
-        indices = cls.numpy_arg(data, axis=axis, keepdims=True)
+        indices = numpy_arg(data, axis=axis, keepdims=True)
         values = np.take_along_axis(data, indices, axis=axis)
         out_shape = kept_shape(x.shape, (dim,)) if keepdim else tuple(s for d, s in enumerate(x.shape) if d != dim)
         ctx.input_shape, ctx.dim = x.shape, dim
@@ -141,27 +118,20 @@ class _ExtremumAlongDim(Function):
         shape, dim = ctx.input_shape, ctx.dim
         positions = np.arange(shape[dim] if shape else 1).reshape([-1 if d == dim else 1 for d in range(len(shape))])
         picked = Tensor._from_array(positions == ctx.kept_indices, bool_)
-        return where(picked, grad.reshape(kept_shape(shape, (dim,))), 0.0), None, None
+        return where(picked, grad.reshape(kept_shape(shape, (dim,))), 0.0), None, None, None, None
 
 
-class MaxDim(_ExtremumAlongDim):
-    backward_name = "MaxBackward0"
-
-
-class MinDim(_ExtremumAlongDim):
-    backward_name = "MinBackward0"
-    name, numpy_arg = "min", np.argmin
-
-
+# torch names the node by the overload: max() MaxBackward1, max(dim) MaxBackward0, amax AmaxBackward0.
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """Three functions in one, as in torch: ``max(x)`` is the largest value; ``max(x, dim)``
     returns ``(values, indices)`` along dim; ``max(x, other_tensor)`` is ``maximum``."""
     if isinstance(dim, Tensor):
         return maximum(input, dim)
     if dim is None:
-        return MaxAll.apply(input)
+        return ExtremumAll.apply_as("MaxBackward1", input, "max", np.max)
     require_single_dim("max", dim)
-    return return_types.max(*MaxDim.apply(input, _wrap_dim(dim, input.ndim), keepdim))
+    values_indices = ExtremumAlongDim.apply_as("MaxBackward0", input, _wrap_dim(dim, input.ndim), keepdim, "max", np.argmax)
+    return return_types.max(*values_indices)
 
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
@@ -169,24 +139,25 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     if isinstance(dim, Tensor):
         return minimum(input, dim)
     if dim is None:
-        return MinAll.apply(input)
+        return ExtremumAll.apply_as("MinBackward1", input, "min", np.min)
     require_single_dim("min", dim)
-    return return_types.min(*MinDim.apply(input, _wrap_dim(dim, input.ndim), keepdim))
+    values_indices = ExtremumAlongDim.apply_as("MinBackward0", input, _wrap_dim(dim, input.ndim), keepdim, "min", np.argmin)
+    return return_types.min(*values_indices)
 
 
-def _extremum_over_dims(function: type[_ExtremumOverDims], x: Tensor, dim: Any, keepdim: bool) -> Tensor:
+def _extremum_over_dims(name: str, numpy_reduce: Callable, x: Tensor, dim: Any, keepdim: bool) -> Tensor:
     dims = normalize_dims(dim, x.ndim)
     dim_given = dim is not None and dim != () and dim != []
-    require_nonempty(function.name, x, dims if dim_given else (), dim_given)
-    return function.apply(x, dims, keepdim)
+    require_nonempty(name, x, dims if dim_given else (), dim_given)
+    return ExtremumOverDims.apply_as(name.capitalize() + "Backward0", x, dims, keepdim, numpy_reduce)
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
-    return _extremum_over_dims(Amax, input, dim, keepdim)
+    return _extremum_over_dims("amax", np.max, input, dim, keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
-    return _extremum_over_dims(Amin, input, dim, keepdim)
+    return _extremum_over_dims("amin", np.min, input, dim, keepdim)
 
 
 def _arg_extremum(name: str, numpy_arg: Any, x: Tensor, dim: int | None, keepdim: bool) -> Tensor:

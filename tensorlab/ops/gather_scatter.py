@@ -136,15 +136,6 @@ def _scatter_array(x: np.ndarray, dim: int, index: np.ndarray, src: Any, reduce:
 
 
 # --- gather / scatter as autograd Functions ------------------------------------------------
-class Gather(PickElements):
-    """out = input at the coordinates :func:`_coordinates` names: picking (``ops.picking``).
-
-    Backward: add the gradient back to where it was read (a scatter_add into zeros).
-    """
-
-    backward_name = "GatherBackward0"
-
-
 class Scatter(Function):
     """out = self with src written at the indexed positions.
 
@@ -351,13 +342,17 @@ def _empty_index_as_int64(index: Tensor) -> Tensor:
 
 
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:  # noqa: A002
-    """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims)."""
+    """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims).
+
+    A pick (``ops.picking``) at the coordinates :func:`_coordinates` names; its backward adds the
+    gradient back to where it was read (a scatter_add into zeros).
+    """
     if index.numel() == 0 and index.ndim != input.ndim:  # nothing to read, no dims to line up
         return input.reshape(-1)[:0].reshape(index.shape)
     index = _empty_index_as_int64(index)
     dim = _check_gather_shapes(input, dim, index)
     coordinates, shape = _coordinates(as_1d(index._data), dim), index.shape
-    return Gather.apply(input, lambda layout: positions_at(coordinates, picking_strides(layout), layout[2]).reshape(shape))
+    return PickElements.apply_as("GatherBackward0", input, lambda layout: positions_at(coordinates, picking_strides(layout), layout[2]).reshape(shape))
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:  # noqa: A002

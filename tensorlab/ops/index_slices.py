@@ -39,15 +39,6 @@ def _slice_at(dim: int, where: Any) -> tuple:
     return (slice(None),) * dim + (where,)
 
 
-class IndexSelect(PickElements):
-    """out = the slices index[0], index[1], ... of input along dim: picking (``ops.picking``).
-
-    Backward: add each gradient slice back to the slice it was read from (an index_add into zeros).
-    """
-
-    backward_name = "IndexSelectBackward0"
-
-
 def _check_source(op: str, x: Tensor, dim: int, index: Tensor, source: Tensor) -> np.ndarray:
     """index_add/index_copy: a vector index, one slice of source per index, same dtype and slice shape."""
     if index.dtype is not int64 and index.dtype is not int32:
@@ -175,7 +166,11 @@ class IndexFillTensor(IndexFill):
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002
-    """The slices of input along dim named by the 1-d index, in that order (repeats allowed)."""
+    """The slices of input along dim named by the 1-d index, in that order (repeats allowed).
+
+    A pick (``ops.picking``); its backward adds each gradient slice back to the slice it was read
+    from (an index_add into zeros).
+    """
     dim = _wrap_dim(dim, input.ndim)
     positions = _check_vector_index("index_select", index)
     size = size_along(input, dim)
@@ -186,7 +181,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A00
     coordinates[dim] = positions  # every slice, with the index values along dim
     shape = () if input.ndim == 0 else tuple(len(c) for c in coordinates)
     grid = np.ix_(*coordinates)
-    return IndexSelect.apply(input, lambda layout: positions_at(grid, picking_strides(layout), layout[2]).reshape(shape))
+    return PickElements.apply_as("IndexSelectBackward0", input, lambda layout: positions_at(grid, picking_strides(layout), layout[2]).reshape(shape))
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:  # noqa: A002

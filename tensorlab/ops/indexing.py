@@ -34,7 +34,7 @@ from .gather_scatter import gather
 from .inplace import copy_, fill_, inplace, records_history
 from .picking import PickElements, PositionMap, PutElements
 from .promotion import _check_fits
-from .views import Layout, Select, Slice, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
+from .views import Layout, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
 
 __all__ = ["masked_fill", "masked_select", "nonzero", "take", "take_along_dim"]
 
@@ -152,22 +152,16 @@ def basic_index_layout(layout: Layout, items: tuple) -> Layout:
     return layout
 
 
-class IndexUnsqueeze(Window):
-    """A basic index whose last effective item is ``None`` (torch names it after unsqueeze)."""
-
-    backward_name = "UnsqueezeBackward0"
-
-
-def _window_function(items: tuple) -> type[Window]:
-    """Which view torch would have applied last, so ``grad_fn`` carries torch's name."""
+def _window_node_name(items: tuple) -> str:
+    """The view torch would have applied last, so ``grad_fn`` carries torch's name."""
     for item in reversed(items):
         if item is None:
-            return IndexUnsqueeze
+            return "UnsqueezeBackward0"
         if _is_int(item):
-            return Select
+            return "SelectBackward0"
         if isinstance(item, slice) and item != slice(None):
-            return Slice
-    return Slice if len(items) == 1 and isinstance(items[0], slice) else Window
+            return "SliceBackward0"
+    return "SliceBackward0" if len(items) == 1 and isinstance(items[0], slice) else "AliasBackward0"
 
 
 def _window_of(x: Tensor, items: tuple) -> Any:
@@ -181,7 +175,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     items = tuple(_index_item(item) for item in _as_items(index))
     if not _is_basic(items):
         return _advanced_getitem(x, items)
-    return _window_function(items).apply(x, _window_of(x, items))
+    return Window.apply_as(_window_node_name(items), x, _window_of(x, items))
 
 
 # --- assignment ------------------------------------------------------------------------------
@@ -230,7 +224,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         return
     if grad_state.enabled and x.requires_grad and x.grad_fn is None and all(item is Ellipsis for item in items):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    target = _window_function(items).apply(x, _window_of(x, items))
+    target = Window.apply_as(_window_node_name(items), x, _window_of(x, items))
     value = _value_for(target, value)
     _check_no_partial_overlap(target, value)
     if isinstance(value, Tensor):
@@ -459,10 +453,6 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return inplace(masked_fill, self, mask, value)
 
 
-class MaskedSelect(PickElements):
-    backward_name = "MaskedSelectBackward0"
-
-
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     """The elements where ``mask`` is True (both broadcast), as a 1-d copy in row-major order."""
     if mask.dtype is not bool_:
@@ -470,11 +460,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     shape = broadcast_pair(mask.shape, input.shape)  # mask is "tensor a" in torch's error
     chosen = np.broadcast_to(mask._data, shape).copy()
     x = input if tuple(input.shape) == shape else input.expand(shape)
-    return MaskedSelect.apply(x, lambda layout: storage_positions(*layout)[chosen])
-
-
-class Take(PickElements):
-    backward_name = "TakeBackward0"
+    return PickElements.apply_as("MaskedSelectBackward0", x, lambda layout: storage_positions(*layout)[chosen])
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
@@ -487,7 +473,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
     if np.any(bad):
         raise IndexError(f"out of range: tried to access index {int(flat[bad].flat[0])} on a tensor of {n} elements.")
     wrapped = np.where(flat < 0, flat + n, flat)
-    return Take.apply(input, lambda layout: storage_positions(*layout).reshape(-1)[wrapped])
+    return PickElements.apply_as("TakeBackward0", input, lambda layout: storage_positions(*layout).reshape(-1)[wrapped])
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002

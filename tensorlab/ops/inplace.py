@@ -20,7 +20,7 @@ from .._fast import inplace as fast_inplace
 from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.copy_slices import check_view_write, write_through_view
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .arithmetic import add, div, floor_divide, mul, pow, remainder, sub  # noqa: A004 - torch's names
 from .broadcasting import broadcast_pair
@@ -238,13 +238,13 @@ class Fill(Function):
     backward_name = "FillBackward2"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, value: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, value: Operand) -> Tensor:
         scalar = value.item() if isinstance(value, Tensor) else value
         _check_fits(scalar, x.dtype)
         return Tensor._from_array(np.full(x.shape, _operand(scalar, x.dtype), dtype=x.dtype.numpy), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad * 0, None
 
 
@@ -254,14 +254,8 @@ class FillTensor(Fill):
     backward_name = "FillBackward3"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad * 0, grad.sum()
-
-
-class Zero(Fill):
-    """zero_: fill with 0."""
-
-    backward_name = "ZeroBackward0"
 
 
 class Copy(Function):
@@ -270,7 +264,7 @@ class Copy(Function):
     backward_name = "CopyBackwards"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, src: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, src: Tensor) -> Tensor:
         shape = broadcast_pair(x.shape, src.shape)
         if shape != tuple(x.shape):
             raise RuntimeError(
@@ -280,7 +274,7 @@ class Copy(Function):
         return Tensor._from_array(values.copy(), x.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad * 0, grad
 
 
@@ -304,4 +298,9 @@ def fill_(self: Tensor, value: Operand) -> Tensor:
 
 def zero_(self: Tensor) -> Tensor:
     """Set every element to 0."""
-    return inplace(Zero.apply, self, 0, any_cast=True)
+    return inplace(_fill_as_zero, self, 0, any_cast=True)
+
+
+def _fill_as_zero(x: Tensor, value: Operand) -> Tensor:
+    """zero_ is fill_ with 0; torch names its node ZeroBackward0."""
+    return Fill.apply_as("ZeroBackward0", x, value)

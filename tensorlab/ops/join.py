@@ -197,12 +197,6 @@ class SplitWithSizes(Function):
         return cat(list(grads), ctx.dim), None, None
 
 
-class Split(SplitWithSizes):
-    """split by one size (and chunk): the same views, which torch records as SplitBackward0."""
-
-    backward_name = "SplitBackward0"
-
-
 def _sizes_for_split_size(dim_size: int, split_size: int) -> tuple[int, ...]:
     """Pieces of ``split_size``, the last one smaller if the size does not divide evenly."""
     if split_size == 0:
@@ -231,7 +225,8 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
         raise RuntimeError(
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {dim_size}"
         )
-    return Split.apply(x, _sizes_for_split_size(dim_size, split_size), dim)
+    # the same views as split_with_sizes; torch records a split by one size as SplitBackward0
+    return SplitWithSizes.apply_as("SplitBackward0", x, _sizes_for_split_size(dim_size, split_size), dim)
 
 
 def _split_with_sizes(x: Tensor, sections: Sequence[Any], dim: int) -> tuple[Tensor, ...]:
@@ -270,7 +265,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:  # no
     split_size = -(-dim_size // chunks)
     if split_size == 0 and dim_size == 0:  # `chunks` empty pieces, not one
         return SplitWithSizes.apply(x, (0,) * chunks, dim)
-    return Split.apply(x, _sizes_for_split_size(dim_size, split_size), dim)
+    return SplitWithSizes.apply_as("SplitBackward0", x, _sizes_for_split_size(dim_size, split_size), dim)
 
 
 class Unbind(Function):

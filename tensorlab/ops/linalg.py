@@ -26,7 +26,7 @@ from .._fast import buffers as fast_buffers
 from .._fast import matrix_layout
 from .._fast import switch as fast
 from .._tensor import Tensor
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .broadcasting import broadcast_pair, sum_to_shape
 from .views import expand_layout
 
@@ -137,7 +137,8 @@ def _folds(x: Tensor, y: Tensor) -> bool:
     """
     big_is_x = x.ndim >= y.ndim
     small = y if big_is_x else x
-    big_shape, big_strides = x.shape, x.stride()
+    big_shape: tuple[int, ...] = x.shape
+    big_strides = x.stride()
     if not big_is_x:
         big_shape, big_strides = _matrix_transpose(tuple(y.shape), y.stride())
     if not (len(big_shape) >= 3 and small.ndim <= 2):
@@ -201,7 +202,7 @@ class _Product(Function):
     """The forward shared by dot, mm, bmm and matmul: keep both operands, one np.matmul."""
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, y: Tensor) -> Tensor:
         ctx.save_for_backward(x, y)
         return _product(x._data, y._data, x.dtype)
 
@@ -212,7 +213,7 @@ class Dot(_Product):
     backward_name = "DotBackward0"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         return (
             grad * y if ctx.needs_input_grad[0] else None,
@@ -220,7 +221,7 @@ class Dot(_Product):
         )
 
 
-def matrix_grads(ctx: Any, grad: Tensor, x: Tensor, y: Tensor) -> tuple[Tensor | None, Tensor | None]:
+def matrix_grads(ctx: FunctionCtx, grad: Tensor, x: Tensor, y: Tensor) -> tuple[Tensor | None, Tensor | None]:
     """The one gradient rule of every matrix product Z = X @ Y: dX = grad @ Y^T, dY = X^T @ grad,
     each summed back over the batch dims its operand was broadcast along."""
     if fast.enabled and x.ndim == y.ndim == 2:
@@ -239,7 +240,7 @@ class Mm(_Product):
     backward_name = "MmBackward0"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return matrix_grads(ctx, grad, *ctx.saved_tensors)
 
 
@@ -249,7 +250,7 @@ class Bmm(_Product):
     backward_name = "BmmBackward0"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return matrix_grads(ctx, grad, *ctx.saved_tensors)
 
 
@@ -265,7 +266,7 @@ class Matmul(_Product):
     backward_name = "UnsafeViewBackward0"
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         x_matrix = x.reshape(1, -1) if x.ndim == 1 else x
         y_matrix = y.reshape(-1, 1) if y.ndim == 1 else y
@@ -279,18 +280,6 @@ class Matmul(_Product):
             None if grad_x is None else grad_x.reshape(x.shape),
             None if grad_y is None else grad_y.reshape(y.shape),
         )
-
-
-class MatrixVector(Matmul):
-    """Matmul of a matrix and a vector; torch runs it as mv."""
-
-    backward_name = "MvBackward0"
-
-
-class VectorMatrix(Matmul):
-    """Matmul of a vector and a matrix; torch runs it as a (1, n) mm, then squeezes the 1 away."""
-
-    backward_name = "SqueezeBackward4"
 
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:  # noqa: A002 - torch's argument name
@@ -319,7 +308,7 @@ class Addmm(Function):
     backward_name = "AddmmBackward0"
 
     @staticmethod
-    def forward(ctx: Any, bias: Tensor, x: Tensor, w: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, bias: Tensor, x: Tensor, w: Tensor) -> Tensor:
         ctx.save_for_backward(x, w)
         ctx.bias_shape = bias.shape
         result = _product(x._data, w._data, x.dtype)
@@ -327,7 +316,7 @@ class Addmm(Function):
         return result
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return (
             sum_to_shape(grad, ctx.bias_shape) if ctx.needs_input_grad[0] else None,
             *matrix_grads(ctx, grad, *ctx.saved_tensors),
@@ -378,9 +367,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     if x.ndim == 2 and y.ndim == 2:
         return Mm.apply(x, y)
     if x.ndim == 2 and y.ndim == 1:
-        return MatrixVector.apply(x, y)
+        return Matmul.apply_as("MvBackward0", x, y)  # torch runs it as mv
     if x.ndim == 1 and y.ndim == 2:
-        return VectorMatrix.apply(x, y)
+        return Matmul.apply_as("SqueezeBackward4", x, y)  # torch: a (1, n) mm, then squeeze the 1 away
     return Matmul.apply(x, y)
 
 

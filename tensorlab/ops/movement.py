@@ -53,10 +53,6 @@ def _int_tuple(name: str, value: Any) -> tuple[int, ...]:
 
 
 # --- flip and roll: the same elements in another order --------------------------------------
-class Flip(PickElements):
-    backward_name = "FlipBackward0"
-
-
 def flip(input: Tensor, dims: Any) -> Tensor:  # noqa: A002
     """A copy with the order of the elements reversed along each dim in ``dims``."""
     if isinstance(dims, (int, np.integer)):
@@ -65,11 +61,7 @@ def flip(input: Tensor, dims: Any) -> Tensor:  # noqa: A002
     coordinates = [
         np.arange(size)[::-1] if d in flipped else np.arange(size) for d, size in enumerate(input.shape)
     ]
-    return Flip.apply(input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
-
-
-class Roll(PickElements):
-    backward_name = "RollBackward0"
+    return PickElements.apply_as("FlipBackward0", input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:  # noqa: A002
@@ -91,19 +83,15 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:  # noqa: A002
         def flat_roll(layout: Layout) -> np.ndarray:
             return storage_positions(*layout).reshape(-1)[source].reshape(shape)
 
-        return Roll.apply(input, flat_roll)
+        return PickElements.apply_as("RollBackward0", input, flat_roll)
     coordinates = [np.arange(size) for size in shape]
     for shift, dim in zip(shifts, dims, strict=True):
         d = _wrap_dim(dim, input.ndim)
         coordinates[d] = _wrapping(coordinates[d] - shift, shape[d])  # rolling twice adds shifts
-    return Roll.apply(input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
+    return PickElements.apply_as("RollBackward0", input, lambda layout: positions_at(np.ix_(*coordinates), layout[1], layout[2]))
 
 
 # --- repeat, tile, repeat_interleave: each element used several times -------------------------
-class Repeat(PickElements):
-    backward_name = "RepeatBackward0"
-
-
 def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
     """``x.repeat(2, 3)``: tile the whole tensor; extra leading sizes add new dims.
 
@@ -122,8 +110,8 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
         negative = next(s for s in out_shape if s < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(out_shape)}")
     coordinates = [_wrapping(np.arange(out), size) for out, size in zip(out_shape, in_shape, strict=True)]
-    return Repeat.apply(
-        input, lambda layout: positions_at(np.ix_(*coordinates), (0,) * new_dims + tuple(layout[1]), layout[2])
+    return PickElements.apply_as(
+        "RepeatBackward0", input, lambda layout: positions_at(np.ix_(*coordinates), (0,) * new_dims + tuple(layout[1]), layout[2])
     )
 
 

@@ -11,7 +11,7 @@ their gradients sum). Negative padding crops.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from ..autograd.function import Function, FunctionCtx
 
 __all__ = ["pad"]
 
-NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+NUMPY_MODES: dict[str, Literal["reflect", "edge", "wrap"]] = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
 def source_index(size: int, before: int, after: int, mode: str) -> np.ndarray:

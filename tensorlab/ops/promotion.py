@@ -22,6 +22,7 @@ from .._dtype import dtype, get_default_dtype, result_type
 from .._fast import buffers as fast_buffers
 from .._fast import switch as fast
 from .._tensor import Tensor
+from ..autograd.function import FunctionCtx
 from .broadcasting import broadcast_pair
 
 Operand = Any  # a Tensor or a Python number
@@ -93,7 +94,7 @@ def _float_dtype(x: Tensor) -> dtype:
     return x.dtype if x.dtype.is_floating_point else get_default_dtype()
 
 
-def _save(ctx: Any, *values: Any) -> None:
+def _save(ctx: FunctionCtx, *values: Any) -> None:
     """Save the tensor operands for backward and keep the Python-scalar ones as plain numbers."""
     if not ctx.recording:
         return
@@ -101,7 +102,7 @@ def _save(ctx: Any, *values: Any) -> None:
     ctx.scalars = [None if isinstance(v, Tensor) else v for v in values]
 
 
-def _restore(ctx: Any) -> tuple:
+def _restore(ctx: FunctionCtx) -> tuple:
     return tuple(s if t is None else t for t, s in zip(ctx.saved_tensors, ctx.scalars, strict=True))
 
 

@@ -121,15 +121,9 @@ class Sum(Function):
         return _unreduce(grad, ctx.input_shape, ctx.dims), None, None, None
 
 
-class SumAll(Sum):
-    """``x.sum()`` with no dim: the same maths, torch names its node differently."""
-
-    backward_name = "SumBackward0"
-
-
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001, A002
-    function = SumAll if dim is None else Sum
-    return function.apply(input, normalize_dims(dim, input.ndim), keepdim, _sum_dtype(input, dtype))
+    node_name = "SumBackward0" if dim is None else "SumBackward1"  # torch names x.sum() apart
+    return Sum.apply_as(node_name, input, normalize_dims(dim, input.ndim), keepdim, _sum_dtype(input, dtype))
 
 
 def _mean_dtype(x: Tensor, requested: Any) -> dtype:
@@ -177,15 +171,9 @@ def mean_backward(grad: Tensor, input_shape: tuple, dims: tuple) -> Tensor:
     return _unreduce(grad * (1 / count if count else math.nan), input_shape, dims)
 
 
-class MeanAll(Mean):
-    """``x.mean()`` with no dim."""
-
-    backward_name = "MeanBackward0"
-
-
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
-    function = MeanAll if dim is None else Mean
-    return function.apply(input, normalize_dims(dim, input.ndim), keepdim, _mean_dtype(input, dtype))
+    node_name = "MeanBackward0" if dim is None else "MeanBackward1"  # torch names x.mean() apart
+    return Mean.apply_as(node_name, input, normalize_dims(dim, input.ndim), keepdim, _mean_dtype(input, dtype))
 
 
 class Prod(Function):
@@ -219,15 +207,9 @@ class Prod(Function):
         return grad.reshape(kept_shape(x.shape, ctx.dims)) * product_of_others, None, None, None
 
 
-class ProdAll(Prod):
-    """``x.prod()`` with no dim."""
-
-    backward_name = "ProdBackward0"
-
-
 def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
     if dim is None:
-        return ProdAll.apply(input, normalize_dims(None, input.ndim), False, _sum_dtype(input, dtype))
+        return Prod.apply_as("ProdBackward0", input, normalize_dims(None, input.ndim), False, _sum_dtype(input, dtype))
     require_single_dim("prod", dim)
     return Prod.apply(input, normalize_dims(dim, input.ndim), keepdim, _sum_dtype(input, dtype))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from .._dtype import bool_, result_type
 from .._fast import relu_mask
 from .._fast import switch as fast
 from .._tensor import Tensor, require_tensors
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from .broadcasting import broadcast_pair
 from .comparison import where
 from .promotion import Operand, _float_dtype, _not_implemented_for, _operand, _restore, _save, binary, unary
@@ -36,7 +35,7 @@ class Neg(Function):
     backward_name = "NegBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         if x.dtype is bool_:
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -45,7 +44,7 @@ class Neg(Function):
         return unary(np.negative, x)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         return -grad
 
 
@@ -55,14 +54,14 @@ class Abs(Function):
     backward_name = "AbsBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         if x.dtype is bool_:
             raise _not_implemented_for("abs_cpu", bool_)
         ctx.save_for_backward(x)
         return unary(np.abs, x)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return grad * x.sign()
 
@@ -73,13 +72,13 @@ class Exp(Function):
     backward_name = "ExpBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         z = unary(np.exp, x, _float_dtype(x))
         ctx.save_for_backward(z)
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
         return grad * z
 
@@ -90,13 +89,13 @@ class Log(Function):
     backward_name = "LogBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         with np.errstate(divide="ignore", invalid="ignore"):
             return unary(np.log, x, _float_dtype(x))
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return grad / x
 
@@ -107,14 +106,14 @@ class Sqrt(Function):
     backward_name = "SqrtBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         with np.errstate(invalid="ignore"):
             z = unary(np.sqrt, x, _float_dtype(x))
         ctx.save_for_backward(z)
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
         return grad / (2 * z)
 
@@ -125,12 +124,12 @@ class Sin(Function):
     backward_name = "SinBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         return unary(np.sin, x, _float_dtype(x))
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return grad * x.cos()
 
@@ -141,12 +140,12 @@ class Cos(Function):
     backward_name = "CosBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         return unary(np.cos, x, _float_dtype(x))
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return -grad * x.sin()
 
@@ -157,13 +156,13 @@ class Tanh(Function):
     backward_name = "TanhBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         z = unary(np.tanh, x, _float_dtype(x))
         ctx.save_for_backward(z)
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
         return grad * (1 - z * z)
 
@@ -180,13 +179,13 @@ class Sigmoid(Function):
     backward_name = "SigmoidBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         z = unary(_stable_sigmoid, x, _float_dtype(x))
         ctx.save_for_backward(z)
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
         return grad * z * (1 - z)
 
@@ -197,7 +196,7 @@ class Relu(Function):
     backward_name = "ReluBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         if x.dtype is bool_:
             raise RuntimeError("Boolean inputs not supported for relu")
         z = binary(np.maximum, x, 0)
@@ -205,7 +204,7 @@ class Relu(Function):
         return z
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (z,) = ctx.saved_tensors
         return ThresholdBackward.apply(grad, z)
 
@@ -220,26 +219,27 @@ class ThresholdBackward(Function):
     backward_name = "ThresholdBackwardBackward0"
 
     @staticmethod
-    def forward(ctx: Any, grad: Tensor, z: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, grad: Tensor, z: Tensor) -> Tensor:
         ctx.save_for_backward(z)
         if fast.enabled:
             return Tensor._from_array(relu_mask.select_where_positive(z._data, grad._data), grad.dtype)
         return Tensor._from_array(np.where(z._data > 0, grad._data, grad.dtype.numpy.type(0)), grad.dtype)
 
     @staticmethod
-    def backward(ctx: Any, grad_grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad_grad: Tensor) -> tuple:
         (z,) = ctx.saved_tensors
         zero = Tensor._from_array(np.zeros_like(z._data), z.dtype) if ctx.needs_input_grad[1] else None
         return ThresholdBackward.apply(grad_grad, z), zero
 
 
 class Clamp(Function):
-    """z = min(max(x, lo), hi) with number bounds. dz/dx = 1 where lo <= x <= hi (bounds included), else 0."""
+    """z = min(max(x, lo), hi). dz/dx = 1 where lo <= x <= hi (bounds included), else 0; tensor
+    bounds get the gradient where they are the value returned."""
 
     backward_name = "ClampBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, lo: Operand, hi: Operand) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, lo: Operand, hi: Operand) -> Tensor:
         if lo is None and hi is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         bounds = [b for b in (lo, hi) if b is not None]
@@ -247,7 +247,7 @@ class Clamp(Function):
         if dt is bool_ and not isinstance(bounds[0], Tensor):
             kernel = "clamp_scalar_cpu" if len(bounds) == 2 else "clamp_min_scalar_cpu" if hi is None else "clamp_max_scalar_cpu"
             raise _not_implemented_for(kernel, dt)
-        shape = x.shape
+        shape: tuple[int, ...] = x.shape
         for b in bounds:
             shape = broadcast_pair(shape, getattr(b, "shape", ()))
         _save(ctx, x, lo, hi)
@@ -259,7 +259,7 @@ class Clamp(Function):
         return Tensor._from_array(z, dt)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, lo, hi = _restore(ctx)
         inside = x == x
         if lo is not None:
@@ -284,16 +284,10 @@ class Clamp(Function):
         return grad_x, grad_lo, grad_hi
 
 
-class ClampTensor(Clamp):
-    """clamp with tensor bounds: torch names this node ClampBackward0, and the bounds get gradients."""
-
-    backward_name = "ClampBackward0"
-
-
 def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
     """floor, ceil, trunc, sign: piecewise constant, so their gradient is 0 everywhere."""
 
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         if x.dtype is bool_:
             if name == "Sign":
                 return Tensor._from_array(x._data.copy(), bool_)
@@ -302,7 +296,7 @@ def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:
             return Tensor._from_array(x._data.copy(), x.dtype)  # integers are already whole
         return unary(ufunc, x)
 
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         return grad * 0
 
     return type(
@@ -334,7 +328,7 @@ class Round(Function):
     backward_name = "RoundBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, decimals: int = 0) -> Tensor:
         if x.dtype is bool_:
             raise _not_implemented_for("round_vml_cpu", bool_)
         if not x.dtype.is_floating_point:
@@ -344,14 +338,8 @@ class Round(Function):
         return unary(lambda a: np.round(a, decimals), x)
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         return grad * 0, None
-
-
-class RoundDecimals(Round):
-    """round with ``decimals``: torch names this node RoundBackward1."""
-
-    backward_name = "RoundBackward1"
 
 
 # --- the public functions -----------------------------------------------------------------
@@ -386,7 +374,7 @@ def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noq
                 "clamp() received an invalid combination of arguments: min and max must both be "
                 "Tensors or both be numbers"
             )
-        return ClampTensor.apply(x, min, max)
+        return Clamp.apply_as("ClampBackward0", x, min, max)  # torch's name when the bounds are tensors
     return Clamp.apply(x, min, max)
 
 
@@ -397,4 +385,4 @@ floor, ceil, sign, trunc = (_one_input(op) for op in (Floor, Ceil, Sign, Trunc))
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
-    return (RoundDecimals if decimals else Round).apply(x, decimals)
+    return Round.apply_as("RoundBackward1" if decimals else "RoundBackward0", x, decimals)

@@ -97,28 +97,6 @@ class Regroup(Function):
         return grad.reshape(ctx.input_shape), None, None
 
 
-class UnsafeView(Regroup):
-    """The view at the end of a copying ``reshape`` (torch names it apart from ``view``)."""
-
-    backward_name = "UnsafeViewBackward0"
-
-
-class SqueezeAll(Regroup):
-    backward_name = "SqueezeBackward0"
-
-
-class SqueezeDim(Regroup):
-    backward_name = "SqueezeBackward1"
-
-
-class SqueezeDims(Regroup):
-    backward_name = "SqueezeBackward2"
-
-
-class Unsqueeze(Regroup):
-    backward_name = "UnsqueezeBackward0"
-
-
 VIEW_ERROR = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
     "spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -140,7 +118,8 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is not None:
         return Regroup.apply(x, new_shape, strides)
-    return UnsafeView.apply(_copy_contiguous(x), new_shape, contiguous_strides(new_shape))
+    # the view at the end of a copying reshape: torch names its node apart from view's
+    return Regroup.apply_as("UnsafeViewBackward0", _copy_contiguous(x), new_shape, contiguous_strides(new_shape))
 
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -182,20 +161,20 @@ def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
 def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims: all of them (dim=None), or only those listed that have size 1."""
     if dim is None:
-        function: type[Regroup] = SqueezeAll
+        node_name = "SqueezeBackward0"  # torch's names for squeeze(), squeeze(dims), squeeze(dim)
         dims = set(range(x.ndim))
     elif isinstance(dim, (tuple, list)):
-        function = SqueezeDims
+        node_name = "SqueezeBackward2"
         wrapped = [_wrap_dim(d, x.ndim) for d in dim]
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
         dims = set(wrapped)
     else:
-        function = SqueezeDim
+        node_name = "SqueezeBackward1"
         dims = {_wrap_dim(dim, x.ndim)}
     keep = [d for d in range(x.ndim) if not (d in dims and x.shape[d] == 1)]
     strides = x.stride()
-    return function.apply(x, tuple(x.shape[d] for d in keep), tuple(strides[d] for d in keep))
+    return Regroup.apply_as(node_name, x, tuple(x.shape[d] for d in keep), tuple(strides[d] for d in keep))
 
 
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
@@ -205,7 +184,7 @@ def unsqueeze(x: Tensor, dim: int) -> Tensor:
     new_stride = 1 if dim >= x.ndim else shape[dim] * strides[dim]
     shape.insert(dim, 1)
     strides.insert(dim, new_stride)
-    return Unsqueeze.apply(x, tuple(shape), tuple(strides))
+    return Regroup.apply_as("UnsqueezeBackward0", x, tuple(shape), tuple(strides))
 
 
 # --- family 2: the same elements in another dim order: backward permutes back -------------
@@ -227,14 +206,6 @@ class Permute(Function):
         for i, d in enumerate(ctx.dims):
             inverse[d] = i
         return Permute.apply(grad, tuple(inverse)), None
-
-
-class Transpose(Permute):
-    backward_name = "TransposeBackward0"
-
-
-class T(Permute):
-    backward_name = "TBackward0"
 
 
 def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
@@ -266,7 +237,7 @@ def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims: swap their sizes and strides."""
-    return Transpose.apply(x, _swapped(x, dim0, dim1))
+    return Permute.apply_as("TransposeBackward0", x, _swapped(x, dim0, dim1))
 
 
 swapaxes = swapdims = transpose
@@ -276,7 +247,7 @@ def t(x: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return T.apply(x, tuple(reversed(range(x.ndim))))
+    return Permute.apply_as("TBackward0", x, tuple(reversed(range(x.ndim))))
 
 
 def reverse_dims(x: Tensor) -> Tensor:
@@ -301,10 +272,10 @@ def matrix_transpose(x: Tensor) -> Tensor:
             UserWarning,
             stacklevel=3,
         )
-        return Transpose.apply(x, ())
+        return Permute.apply_as("TransposeBackward0", x, ())
     if x.ndim == 1:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return Transpose.apply(x, _swapped(x, -2, -1))
+    return Permute.apply_as("TransposeBackward0", x, _swapped(x, -2, -1))
 
 
 def movedim(x: Tensor, source: Any, destination: Any) -> Tensor:
@@ -374,18 +345,6 @@ class EmbedWindow(Function):
         return Window.apply(grad, ctx.to_window), None, None
 
 
-class Slice(Window):
-    backward_name = "SliceBackward0"
-
-
-class Select(Window):
-    backward_name = "SelectBackward0"
-
-
-class Diagonal(Window):
-    backward_name = "DiagonalBackward0"
-
-
 def slice_layout(layout: Layout, dim: int, start: int, stop: int, step: int) -> Layout:
     """Elements start, start+step, ... (< stop) of ``dim``; start/stop already within [0, size]."""
     shape, strides, offset = list(layout[0]), list(layout[1]), layout[2]
@@ -443,7 +402,7 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return Slice.apply(x, lambda layout: slice_layout(layout, dim, start, start + length, 1))
+    return Window.apply_as("SliceBackward0", x, lambda layout: slice_layout(layout, dim, start, start + length, 1))
 
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
@@ -457,7 +416,7 @@ def select(x: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}"
         )
     index = index + size if index < 0 else index
-    return Select.apply(x, lambda layout: select_layout(layout, dim, index))
+    return Window.apply_as("SelectBackward0", x, lambda layout: select_layout(layout, dim, index))
 
 
 def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -465,7 +424,7 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
     d1, d2 = _wrap_dim(dim1, x.ndim), _wrap_dim(dim2, x.ndim)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return Diagonal.apply(x, lambda layout: diagonal_layout(layout, offset, d1, d2))
+    return Window.apply_as("DiagonalBackward0", x, lambda layout: diagonal_layout(layout, offset, d1, d2))
 
 
 # --- family 4: stride-0 stretching: backward sums the copies ------------------------------

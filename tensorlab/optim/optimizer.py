@@ -115,7 +115,7 @@ class Optimizer:
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(s["params"]) != len(g["params"]) for s, g in zip(saved_groups, self.param_groups, strict=True)):
             raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
-        by_index = {}
+        by_index: dict[int, Tensor] = {}
         for saved, group in zip(saved_groups, self.param_groups, strict=True):
             by_index.update(zip(saved["params"], group["params"], strict=True))
         self.state = defaultdict(dict)

@@ -25,23 +25,23 @@ so dropout drops the same elements both times.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.function import AccumulateGrad, Function, _sequence
+from ..autograd.function import AccumulateGrad, Function, FunctionCtx, Node, _sequence
 from ..autograd.grad_mode import enable_grad, no_grad, state
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
 
-def _rng_state() -> dict:
+def _rng_state() -> Mapping[str, Any]:
     from .. import _random
 
     return _random._generator.bit_generator.state
 
 
-def _set_rng_state(saved: dict) -> None:
+def _set_rng_state(saved: Mapping[str, Any]) -> None:
     from .. import _random
 
     _random._generator.bit_generator.state = saved
@@ -64,7 +64,7 @@ def _detached_inputs(args: Sequence[Any]) -> list[Any]:
     return detached
 
 
-def _recompute(ctx: Any, args: list[Any]) -> tuple:
+def _recompute(ctx: FunctionCtx, args: list[Any]) -> tuple:
     if ctx.rng_state is not None:
         current = _rng_state()
         _set_rng_state(ctx.rng_state)
@@ -77,14 +77,14 @@ def _recompute(ctx: Any, args: list[Any]) -> tuple:
     return outputs
 
 
-def _split_args(ctx: Any, args: tuple) -> None:
+def _split_args(ctx: FunctionCtx, args: tuple) -> None:
     """Save tensor arguments for backward; keep the other arguments on ctx as they are."""
     ctx.is_tensor = [isinstance(a, Tensor) for a in args]
     ctx.plain_args = [None if t else a for a, t in zip(args, ctx.is_tensor, strict=True)]
     ctx.save_for_backward(*(a for a in args if isinstance(a, Tensor)))
 
 
-def _joined_args(ctx: Any) -> list[Any]:
+def _joined_args(ctx: FunctionCtx) -> list[Any]:
     tensors = iter(ctx.saved_tensors)
     return [next(tensors) if t else a for a, t in zip(ctx.plain_args, ctx.is_tensor, strict=True)]
 
@@ -96,7 +96,7 @@ class CheckpointFunction(Function):
     backward_name = "CheckpointFunctionBackward"
 
     @staticmethod
-    def forward(ctx: Any, run_function: Callable, preserve_rng_state: bool, *args: Any) -> Any:
+    def forward(ctx: FunctionCtx, run_function: Callable, preserve_rng_state: bool, *args: Any) -> Any:
         ctx.run_function, ctx.kwargs = run_function, {}
         ctx.rng_state = _rng_state() if preserve_rng_state else None
         _split_args(ctx, args)
@@ -104,7 +104,7 @@ class CheckpointFunction(Function):
             return run_function(*args)
 
     @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
         from ..autograd import backward
 
         inputs = _detached_inputs(_joined_args(ctx))
@@ -124,7 +124,7 @@ class NonReentrantCheckpoint(Function):
     backward_name = "CheckpointBackward"
 
     @staticmethod
-    def forward(ctx: Any, run_function: Callable, rng_state: Any, kwargs: dict, values: tuple, n_args: int, *tensors: Any) -> Any:
+    def forward(ctx: FunctionCtx, run_function: Callable, rng_state: Any, kwargs: dict, values: tuple, n_args: int, *tensors: Any) -> Any:
         ctx.run_function, ctx.rng_state, ctx.kwargs = run_function, rng_state, kwargs
         # the leaves (parameters) exist anyway: referenced, not saved; only the inputs are saved
         ctx.leaves = tensors[n_args:]
@@ -132,7 +132,7 @@ class NonReentrantCheckpoint(Function):
         return values if len(values) > 1 else values[0]
 
     @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
         from ..autograd import grad as autograd_grad
 
         args, leaves = _detached_inputs(_joined_args(ctx)), list(ctx.leaves)
@@ -153,7 +153,7 @@ def _leaves_read(outputs: tuple, args: tuple, first_node: int) -> list[Tensor]:
     arg_nodes = {id(a.grad_fn) for a in args if isinstance(a, Tensor) and a.grad_fn is not None}
     arg_ids = {id(a) for a in args}
     leaves: dict[int, Tensor] = {}
-    stack = [o.grad_fn for o in outputs if isinstance(o, Tensor) and o.grad_fn is not None]
+    stack: list[Node] = [o.grad_fn for o in outputs if isinstance(o, Tensor) and o.grad_fn is not None]
     seen: set[int] = set()
     while stack:
         node = stack.pop()

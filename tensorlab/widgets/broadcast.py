@@ -94,8 +94,7 @@ class BroadcastModel:
         Broadcasting: one element per operand, with stretched dims read at 0 and padded dims
         dropped. matmul: the whole row ``i`` of a and the whole column ``j`` of b.
         """
-        if self.result is None:
-            raise ValueError("the shapes do not broadcast, so there is no output")
+        self.result_shape()
         out_index = tuple(out_index)
         batch = out_index[: self.ndim]
         reads = []
@@ -114,11 +113,18 @@ class BroadcastModel:
             [reads[1] + ((k,) + column) for k in range(inner)],
         ]
 
+    def result_shape(self) -> tuple[int, ...]:
+        """The output's shape; asking for it when the shapes do not broadcast is an error."""
+        if self.result is None:
+            raise ValueError("the shapes do not broadcast, so there is no output")
+        return self.result
+
     def describe(self) -> str:
         """One line: the operation and its outcome, in torch's words."""
         symbol = " @ " if self.matmul else (" + " if len(self.shapes) == 2 else ", ")
         operands = symbol.join(f"{NAMES[k]}{shape}" for k, shape in enumerate(self.shapes))
-        if self.error is not None:
+        if self.result is None:
+            assert self.error is not None  # _outcome gives a shape or an error, never neither
             return f"{operands} -> {self.error[0]}: {self.error[1]}"
         return f"{operands} -> torch.Size({list(self.result)})"
 
@@ -133,7 +139,8 @@ class BroadcastModel:
         inputs = [np.arange(math.prod(s)).reshape(s) * 10**k for k, s in enumerate(self.shapes)]
         if self.matmul:
             return inputs, np.matmul(*inputs)
-        return inputs, sum(np.broadcast_to(x, self.result) for x in inputs)
+        shape = self.result_shape()
+        return inputs, np.add.reduce([np.broadcast_to(x, shape) for x in inputs])
 
 
 def _key(name: str, index: Sequence[int]) -> str:
@@ -214,13 +221,14 @@ def _draw_grids(svg: Svg, model: BroadcastModel, top: float) -> None:
     inputs, output = model.values()
     readers: dict[str, list[str]] = {}
     out_links: dict[tuple[int, ...], list[str]] = {}
-    for out_index in _cells(model.result):
+    result = model.result_shape()
+    for out_index in _cells(result):
         keys = [_key(NAMES[k], index) for k, reads in enumerate(model.sources(out_index)) for index in reads]
         out_links[out_index] = keys
         for key in keys:
             readers.setdefault(key, []).append(_key("out", out_index))
     x = 4.0
-    blocks = [*((NAMES[k], model.shapes[k], inputs[k]) for k in range(len(inputs))), ("out", model.result, output)]
+    blocks = [*((NAMES[k], model.shapes[k], inputs[k]) for k in range(len(inputs))), ("out", result, output)]
     for number, (name, shape, data) in enumerate(blocks):
         rows, columns = (shape[0], shape[1]) if len(shape) == 2 else (1, shape[0] if shape else 1)
         is_result = name == "out"

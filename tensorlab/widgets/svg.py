@@ -21,11 +21,30 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from html import escape
+from typing import TypedDict
 
 __all__ = ["ADVANCE", "COLOURS", "CELL", "FONT_FAMILY", "FONT_SIZE", "GAP", "Svg", "operand_colour", "text_width"]
 
+class Palette(TypedDict):
+    """One colour per role (``operands``: one per operand, a, b, c)."""
+
+    operands: tuple[str, str, str]
+    result: str
+    padded: str
+    stretched: str
+    error: str
+    highlight: str
+    leaf: str
+    nonleaf: str
+    function: str
+    saved: str
+    done: str
+    text: str
+    muted: str
+
+
 # One palette for every explorer (see docs/widgets.md).
-COLOURS = {
+COLOURS: Palette = {
     "operands": ("#4c78a8", "#f58518", "#54a24b"),  # a, b, c: blue, orange, green
     "result": "#b279a2",  # purple: whatever the operation produces
     "padded": "#bab0ac",  # grey, dashed: an implicit size-1 dim added on the left
@@ -100,7 +119,8 @@ class Svg:
 
     def text(self, x: float, y: float, content: object, **attributes: object) -> str:
         """``<text>`` with its baseline at ``y``; the picture grows to hold its measured extent."""
-        size = float(attributes.get("font_size", FONT_SIZE))  # type: ignore[arg-type]
+        size = attributes.get("font_size", FONT_SIZE)
+        assert isinstance(size, (int, float)), "font_size is a number of px"
         width = text_width(str(content), size)
         start = {"middle": x - width / 2, "end": x - width}.get(str(attributes.get("text_anchor")), x)
         self._grow(start, y - ASCENT * size)

@@ -12,13 +12,13 @@ walk over that tree. ``module(x)`` runs the forward pre-hooks, ``forward``, then
 
 from __future__ import annotations
 
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from itertools import count
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..._tensor import Tensor
-from ...autograd.function import Function
+from ...autograd.function import Function, FunctionCtx
 from ...autograd.grad_mode import no_grad
 from ...utils.grads import zero_grads
 from ...utils.hooks import RemovableHandle
@@ -26,7 +26,13 @@ from ..parameter import Parameter
 
 __all__ = ["Module"]
 
-_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+class _IncompatibleKeys(NamedTuple):
+    """What load_state_dict returns: the keys it expected and did not get, and the others."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+
 _hook_ids = count()
 
 
@@ -447,13 +453,13 @@ class BackwardHookFunction(Function):
     backward_name = "BackwardHookFunctionBackward"
 
     @staticmethod
-    def forward(ctx: Any, on_backward: Callable, *tensors: Tensor) -> Any:
+    def forward(ctx: FunctionCtx, on_backward: Callable, *tensors: Tensor) -> Any:
         ctx.on_backward = on_backward
         views = tuple(t.view_as(t) for t in tensors)
         return views if len(views) > 1 else views[0]
 
     @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
+    def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
         replaced = ctx.on_backward(grads)
         return (None, *(replaced if replaced is not None else grads))
 
@@ -474,10 +480,10 @@ class _BackwardHookState:
             return args
         wrapped = BackwardHookFunction.apply(self._inputs_done, *(args[i] for i in self.input_positions))
         wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
-        args = list(args)
+        replaced = list(args)
         for i, tensor in zip(self.input_positions, wrapped, strict=True):
-            args[i] = tensor
-        return tuple(args)
+            replaced[i] = tensor
+        return tuple(replaced)
 
     def wrap_outputs(self, output: Any) -> Any:
         single = isinstance(output, Tensor)

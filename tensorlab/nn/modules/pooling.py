@@ -1,6 +1,6 @@
 """MaxPool1d/2d and AvgPool1d/2d: parameter-free layers that remember their window geometry.
 
-The work is F.max_pool*/F.avg_pool* (ops/conv.py: a max or mean over sliding windows). The
+The work is F.max_pool*/F.avg_pool* (ops/pooling.py: a max or mean over sliding windows). The
 attributes are stored exactly as torch stores them, so reprs match: MaxPool keeps the arguments
 as given, AvgPool1d turns them into 1-tuples, AvgPool2d keeps them as given.
 """
