@@ -23,6 +23,7 @@ from .reduction import (
     axes_of,
     kept_shape,
     normalize_dims,
+    reduced,
     require_nonempty,
     require_single_dim,
 )
@@ -99,7 +100,7 @@ class _ExtremumOverDims(Function):
     @classmethod
     def forward(cls, ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool) -> Tensor:
         ctx.dims = dims
-        result = Tensor._from_array(cls.numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
+        result = Tensor._from_array(reduced(cls.numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim)), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
