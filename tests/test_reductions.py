@@ -455,3 +455,28 @@ def test_trace_matches_torch(rows: int, cols: int, dtype: str) -> None:
 @pytest.mark.parametrize("x", [np.zeros(3), np.zeros((2, 2, 2)), np.zeros(()), np.ones((2, 2), bool)])
 def test_trace_errors(x: np.ndarray) -> None:
     check_op(lambda lib, a: lib.trace(a), x, grad=False)
+
+
+LAYOUT_OPS = {
+    "sum": lambda lib, x: x.sum(1, keepdim=True),
+    "sum_list": lambda lib, x: x.sum([0, 2]),
+    "mean": lambda lib, x: x.mean(0),
+    "prod": lambda lib, x: x.prod(1, keepdim=True),
+    "amax": lambda lib, x: x.amax(0),
+    "max_values": lambda lib, x: x.max(1, keepdim=True).values,
+    "logsumexp": lambda lib, x: lib.logsumexp(x, 1, keepdim=True),
+    "var": lambda lib, x: x.var(0),
+    "std": lambda lib, x: x.std(1, keepdim=True),
+    "norm": lambda lib, x: x.norm(dim=0),
+    "any": lambda lib, x: (x > 3).any(1, keepdim=True),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUT_OPS)
+@pytest.mark.parametrize("perm", [(2, 1, 0), (2, 0, 1), (1, 2, 0)])
+def test_reduction_of_a_permuted_input_is_contiguous_like_torch(name: str, perm: tuple) -> None:
+    """torch allocates a reduction's result fresh and contiguous; NumPy keeps the input's memory order."""
+    theirs = LAYOUT_OPS[name](torch, torch.arange(24.0).reshape(2, 3, 4).permute(perm))
+    ours = LAYOUT_OPS[name](tl, tl.arange(24.0).reshape(2, 3, 4).permute(perm))
+    assert ours.stride() == theirs.stride() and ours.is_contiguous()
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)

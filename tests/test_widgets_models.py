@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab
-from tensorlab.widgets import BroadcastModel, GraphModel, StrideModel
+from tensorlab.widgets import BroadcastModel, GraphModel, ReductionModel, StrideModel
 from tensorlab.widgets.broadcast import parse_shape
+from tensorlab.widgets.reduction import parse_dims
 from tensorlab.widgets.strides import parse_ops
 
 shapes = st.lists(st.integers(1, 3), max_size=4).map(tuple)
@@ -185,3 +186,58 @@ def test_widgets_do_not_import_ipywidgets_or_torch_until_displayed() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- ReductionModel -----------------------------------------------------------------------------
+reduction_shapes = st.lists(st.integers(0, 3), min_size=1, max_size=3).map(tuple)
+reduction_dims = st.one_of(
+    st.none(), st.integers(-4, 3), st.lists(st.integers(-4, 3), min_size=1, max_size=3),
+)
+
+
+def torch_sum_outcome(shape: tuple, dims, keepdim: bool) -> tuple:
+    """(result shape, None) or (None, (exception class name, message)) of torch.zeros(shape).sum(dims, keepdim)."""
+    try:
+        return tuple(torch.zeros(shape).sum(dims, keepdim=keepdim).shape), None
+    except (IndexError, RuntimeError) as error:
+        return None, (type(error).__name__, str(error))
+
+
+@given(shape=reduction_shapes, dims=reduction_dims, keepdim=st.booleans())
+def test_reduction_result_or_error_is_torchs(shape, dims, keepdim) -> None:
+    model = ReductionModel(shape, dims, keepdim)
+    assert (model.result, model.error) == torch_sum_outcome(shape, dims, keepdim)
+
+
+@given(shape=reduction_shapes, dims=reduction_dims, keepdim=st.booleans())
+def test_reduction_each_input_feeds_the_output_torch_adds_it_into(shape, dims, keepdim) -> None:
+    """One-hot inputs: torch's sum puts the 1 exactly where the model says, and sources agree."""
+    model = ReductionModel(shape, dims, keepdim)
+    if model.error is not None:
+        return
+    for index in np.ndindex(*shape):
+        one_hot = torch.zeros(shape)
+        one_hot[index] = 1
+        out = one_hot.sum(dims, keepdim=keepdim)
+        assert out[model.target(index)] == 1 and out.sum() == 1
+        assert index in model.sources(model.target(index))
+
+
+def test_reduction_sources_of_the_seed_keepdim_example() -> None:
+    model = ReductionModel((3, 4, 5), [0, 1], keepdim=True)
+    assert model.result == (1, 1, 5) and model.count() == 12
+    sources = model.sources((0, 0, 2))
+    assert len(sources) == 12 and all(index[2] == 2 for index in sources)
+    assert ReductionModel((2, 3), -1).sources((1,)) == [(1, 0), (1, 1), (1, 2)]
+
+
+def test_reduction_dims_none_or_empty_list_reduce_everything_like_torch() -> None:
+    for dims in (None, []):
+        assert ReductionModel((2, 3), dims).result == tuple(torch.ones(2, 3).sum(dims).shape) == ()
+
+
+def test_reduction_parse_dims() -> None:
+    assert parse_dims("1") == 1 and parse_dims("[1]") == [1] and parse_dims("0, 2") == [0, 2]
+    assert parse_dims("") is None and parse_dims("None") is None and parse_dims("-1,") == [-1]
+    with pytest.raises(ValueError, match="not dims"):
+        parse_dims("a, b")

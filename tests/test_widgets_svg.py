@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tensorlab
-from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+from tensorlab.widgets import BroadcastExplorer, GraphExplorer, ReductionExplorer, StrideExplorer
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -37,6 +37,9 @@ CASES = {
     "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
     "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
+    "reduction_keepdim_3d": lambda: ReductionExplorer((2, 3, 4), [0, 2], keepdim=True),
+    "reduction_every_dim": lambda: ReductionExplorer((2, 3), None),
+    "reduction_repeated_dim": lambda: ReductionExplorer((2, 3), [1, -1]),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
 }
@@ -79,3 +82,12 @@ def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: 
     svg.label(-20, 5, "long label")
     view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
     assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view
+
+
+def test_reduction_svg_links_each_output_to_the_inputs_it_adds() -> None:
+    """The picture carries the model's links both ways: out -> the inputs it adds, x -> its output."""
+    root = ET.fromstring(ReductionExplorer((2, 3), 0).to_svg())
+    groups = {g.get("data-key"): g for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    assert groups["out:2"].get("data-links") == "x:0,2 x:1,2"
+    assert "2 + 5 = 7" in groups["out:2"].get("data-info")
+    assert groups["x:1,0"].get("data-links") == "out:0"

@@ -24,6 +24,7 @@ from .reduction import (
     axes_of,
     kept_shape,
     normalize_dims,
+    reduced,
     require_nonempty,
     require_single_dim,
 )
@@ -87,7 +88,7 @@ class ExtremumOverDims(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, numpy_reduce: Callable) -> Tensor:
         ctx.dims = dims
-        result = Tensor._from_array(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), x.dtype)
+        result = Tensor._from_array(reduced(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim)), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 

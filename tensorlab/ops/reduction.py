@@ -62,6 +62,13 @@ def accumulate_dtype(dt: dtype) -> np.dtype:
     return float32.numpy if dt is float16 else dt.numpy
 
 
+def reduced(array: Any) -> np.ndarray:
+    """A reduction's result, laid out contiguously: torch allocates it fresh whatever the input's
+    layout, while NumPy would keep a transposed input's memory order."""
+    array = np.asarray(array)
+    return array if array.flags.c_contiguous else np.ascontiguousarray(array)
+
+
 def _unreduce(grad: Tensor, input_shape: tuple, dims: tuple[int, ...]) -> Tensor:
     """Broadcast a reduction's gradient back over the reduced dims (a stride-0 view)."""
     return grad.reshape(kept_shape(input_shape, dims)).expand(input_shape)
@@ -114,7 +121,7 @@ class Sum(Function):
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         ctx.input_shape, ctx.dims = x.shape, dims
         result = np.sum(x._data, axis=axes_of(x, dims), keepdims=keepdim, dtype=accumulate_dtype(out))
-        return Tensor._from_array(result, out)
+        return Tensor._from_array(reduced(result), out)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -159,7 +166,7 @@ class Mean(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, keepdim: bool, out: dtype) -> Tensor:
         ctx.input_shape, ctx.dims = x.shape, dims
-        return Tensor._from_array(mean_array(x, dims, keepdim, out), out)
+        return Tensor._from_array(reduced(mean_array(x, dims, keepdim, out)), out)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -190,7 +197,7 @@ class Prod(Function):
         ctx.save_for_backward(x)
         ctx.dims = dims
         result = np.prod(x._data, axis=axes_of(x, dims), keepdims=keepdim, dtype=accumulate_dtype(out))
-        return Tensor._from_array(result, out)
+        return Tensor._from_array(reduced(result), out)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -231,7 +238,7 @@ class Logsumexp(Function):
         with np.errstate(divide="ignore"):
             result = np.log(np.sum(np.exp(data - shift), axis=axes, keepdims=True)) + shift
         ctx.dims = dims
-        result = Tensor._from_array(result if keepdim else result.reshape(_reduced_shape(x.shape, dims)), out)
+        result = Tensor._from_array(reduced(result if keepdim else result.reshape(_reduced_shape(x.shape, dims))), out)
         ctx.save_for_backward(x, result)
         return result
 
@@ -313,7 +320,7 @@ def _logical(numpy_reduce: Any, x: Tensor, dim: Any, keepdim: bool) -> Tensor:
     """
     dims = () if dim == () or dim == [] else normalize_dims(dim, x.ndim)
     out = uint8 if x.dtype is uint8 else bool_
-    return Tensor._from_array(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim), out)
+    return Tensor._from_array(reduced(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim)), out)
 
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
@@ -345,7 +352,7 @@ class VectorNorm(Function):
         data = x._data.astype(accumulate_dtype(out), copy=False)
         with np.errstate(divide="ignore"):
             result = np.linalg.vector_norm(data, ord=p, axis=axes_of(x, dims), keepdims=keepdim)
-        result = Tensor._from_array(result, out)
+        result = Tensor._from_array(reduced(result), out)
         ctx.p, ctx.dims = p, dims
         ctx.save_for_backward(x, result)
         return result

@@ -24,6 +24,7 @@ from .reduction import (
     mean_array,
     mean_backward,
     normalize_dims,
+    reduced,
     reduced_numel,
     require_floating,
 )
@@ -92,7 +93,7 @@ class Var(Function):
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
         ctx.save_for_backward(x)
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
-        return Tensor._from_array(_spread("var", x, dims, correction, keepdim, root=False), x.dtype)
+        return Tensor._from_array(reduced(_spread("var", x, dims, correction, keepdim, root=False)), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -109,7 +110,7 @@ class Std(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> Tensor:
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
-        result = Tensor._from_array(_spread("std", x, dims, correction, keepdim, root=True), x.dtype)
+        result = Tensor._from_array(reduced(_spread("std", x, dims, correction, keepdim, root=True)), x.dtype)
         ctx.save_for_backward(x, result)
         return result
 
@@ -130,8 +131,8 @@ class VarMean(Function):
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
         ctx.save_for_backward(x)
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
-        spread = Tensor._from_array(_spread("var_mean", x, dims, correction, keepdim, root=False), x.dtype)
-        return spread, Tensor._from_array(mean_array(x, dims, keepdim, x.dtype), x.dtype)
+        spread = Tensor._from_array(reduced(_spread("var_mean", x, dims, correction, keepdim, root=False)), x.dtype)
+        return spread, Tensor._from_array(reduced(mean_array(x, dims, keepdim, x.dtype)), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad_var: Tensor, grad_mean: Tensor) -> tuple:
@@ -149,9 +150,9 @@ class StdMean(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, dims: tuple, correction: float, keepdim: bool, whole: bool) -> tuple[Tensor, Tensor]:
         ctx.dims, ctx.correction, ctx.whole = dims, correction, whole
-        spread = Tensor._from_array(_spread("std_mean", x, dims, correction, keepdim, root=True), x.dtype)
+        spread = Tensor._from_array(reduced(_spread("std_mean", x, dims, correction, keepdim, root=True)), x.dtype)
         ctx.save_for_backward(x, spread)
-        return spread, Tensor._from_array(mean_array(x, dims, keepdim, x.dtype), x.dtype)
+        return spread, Tensor._from_array(reduced(mean_array(x, dims, keepdim, x.dtype)), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad_std: Tensor, grad_mean: Tensor) -> tuple:

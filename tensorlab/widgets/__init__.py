@@ -2,6 +2,7 @@
 
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
+- :class:`ReductionExplorer`: which input elements each output of a reduction adds up;
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
@@ -16,10 +17,11 @@ from .collective import CollectiveExplorer, CollectiveModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .join import JoinExplorer, JoinModel
+from .reduction import ReductionExplorer, ReductionModel
 from .strides import StrideExplorer, StrideModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
-    "GatherModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "StrideExplorer",
-    "StrideModel",
+    "GatherModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "ReductionExplorer",
+    "ReductionModel", "StrideExplorer", "StrideModel",
 ]

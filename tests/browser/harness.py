@@ -27,8 +27,8 @@ DEMO = REPO_ROOT / "notebooks" / "widgets-demo.ipynb"
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-EXPLORERS_IN_DEMO = 3
-WIDGETS_IN_DEMO = 4  # the explorers and a quiz, each with a static fallback the live view hides
+EXPLORERS_IN_DEMO = 4
+WIDGETS_IN_DEMO = 5  # the explorers and a quiz, each with a static fallback the live view hides
 # JS: every widget's static fallback is on the page, and hidden (its live view has replaced it).
 FALLBACKS_HIDDEN = f"""() => {{
     const fallbacks = [...document.querySelectorAll('.tl-fallback')];
@@ -151,7 +151,7 @@ def open_and_run_all(page, url: str, token: str, failure_screenshot: str) -> Non
 
 
 def explorer(page, index: int):
-    """The ``index``-th explorer on the page (0 broadcast, 1 strides, 2 graph)."""
+    """The ``index``-th explorer on the page (0 broadcast, 1 strides, 2 graph, 3 reduction)."""
     return page.locator(".jp-OutputArea-output").filter(has=page.locator(".tl-explorer")).nth(index)
 
 
@@ -218,3 +218,14 @@ def check_graph_steps_through_backward(page, prefix: str) -> None:
     widget.locator(".tl-tensor.tl-hl", has_text="w [3]").wait_for()
     assert "w [3]" in widget.locator(".tl-info").inner_text()
     widget.screenshot(path=str(ARTIFACTS / f"{prefix}graph-backward.png"))
+
+
+def check_reduction_hover_and_edit(page, prefix: str) -> None:
+    """Hovering an output element marks the inputs it adds up; new dims redraw, and an input then
+    marks the output element it now feeds."""
+    widget = explorer(page, 3)
+    hover_and_check(widget, "out:0,1,0", "x:1,1,3", "out[0,1,0] = 4 + 5 + 6 + 7 + 16 + 17 + 18 + 19 = 92")
+    set_text_control(widget, "dims", "1")
+    widget.locator(".tl-outcome", has_text="torch.Size([2, 1, 4])").wait_for()
+    hover_and_check(widget, "x:1,2,3", "out:1,0,3", "is added into out[1,0,3]")
+    widget.screenshot(path=str(ARTIFACTS / f"{prefix}reduction-hover.png"))
