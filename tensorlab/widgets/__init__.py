@@ -2,7 +2,8 @@
 
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
-- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step.
+- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`IndexExplorer`: which element of x each element of ``x[index]`` reads, and where ``x[index] = v`` writes.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -10,6 +11,7 @@ not import ipywidgets; the interactive view is built the first time it is displa
 
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .graph import GraphExplorer, GraphModel
+from .index import IndexExplorer, IndexModel
 from .strides import StrideExplorer, StrideModel
 
-__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "StrideExplorer", "StrideModel"]
+__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "StrideExplorer", "StrideModel"]
