@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tensorlab
-from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+from tensorlab.widgets import BroadcastExplorer, GraphExplorer, IndexExplorer, StrideExplorer
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -37,6 +37,10 @@ CASES = {
     "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
     "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
+    "index_zipped": lambda: IndexExplorer((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]"),
+    "index_separated_3d": lambda: IndexExplorer((2, 3, 2), "x[[0, 1], :, [1, 0]]"),
+    "index_assign_broadcast": lambda: IndexExplorer((2, 3), "x[:, [0, 2]] = v", value_shape=(2, 1)),
+    "index_error": lambda: IndexExplorer((2, 3), "x[[0, 1], [0, 1, 2]]"),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
 }
@@ -79,3 +83,17 @@ def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: 
     svg.label(-20, 5, "long label")
     view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
     assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view
+
+
+def test_index_explorer_links_each_result_element_to_its_source() -> None:
+    """Hover data: result element (1,) of the zipped index reads x[1, 1], and x[1, 1] lists both readers."""
+    svg = ET.fromstring(IndexExplorer((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]").to_svg())
+    groups = {g.get("data-key"): g for g in svg.iter("{http://www.w3.org/2000/svg}g")}
+    assert groups["out:1"].get("data-links") == "in:1,1"
+    assert groups["in:1,1"].get("data-links") == "out:1 out:3"
+    assert "reads x[1, 1]" in groups["out:1"].get("data-info")
+    assigned = ET.fromstring(IndexExplorer((2, 3), "x[:, 1:] = v", value_shape=(2, 1)).to_svg())
+    groups = {g.get("data-key"): g for g in assigned.iter("{http://www.w3.org/2000/svg}g")}
+    assert groups["out:1,2"].get("data-links") == "in:1,0"
+    assert groups["out:0,0"].get("data-links") is None and "not written" in groups["out:0,0"].get("data-info")
+

@@ -24,7 +24,7 @@ import numpy as np
 
 from .base import Explorer
 from .strides import _grid_position, _literal
-from .svg import CELL, COLOURS, GAP, Svg, operand_colour
+from .svg import CELL, COLOURS, GAP, Svg, operand_colour, text_width
 
 __all__ = ["IndexExplorer", "IndexModel", "parse_index_expression"]
 
@@ -194,7 +194,7 @@ def render_svg(model: IndexModel) -> str:
     links: dict[str, list[str]] = {}
     infos: dict[str, str] = {}
     if model.assigns:
-        left_shape, left_values, left_name = model.value_shape, np.arange(math.prod(model.value_shape)).reshape(model.value_shape), "v"
+        left_shape, left_values, left_name = model.value_shape, np.arange(math.prod(model.value_shape)).reshape(model.value_shape), f"v = arange({math.prod(model.value_shape)}).view({list(model.value_shape)})"
         right_name = f"x after {model.expression}"
         for index in _indices(model.shape):
             source = int(model.sources[index])
@@ -225,7 +225,7 @@ def render_svg(model: IndexModel) -> str:
     top = 44.0
     svg.label(4, top - 8, left_name, x_colour, 12, font_weight="bold")
     width = _draw_tensor(svg, 4, top, left_shape, left_values, "in", links, infos, x_colour)
-    right = 4 + max(width, 160.0) + 3 * GAP
+    right = 4 + max(width, text_width(left_name, 12)) + 3 * GAP
     svg.label(right, top - 8, right_name, out_colour, 12, font_weight="bold")
     _draw_tensor(svg, right, top, model.result_shape, model.sources, "out", links, infos, out_colour, unset=model.assigns)
     return str(svg)
