@@ -102,6 +102,55 @@ def test_timed_cases_agree_with_torch(name: str) -> None:
     assert difference(TORCH_REFERENCES[name](*case), expected_outcome(task, case)) is None
 
 
+def torch_index_outcome(name: str, case: tuple) -> Any:
+    """What torch does for a case of unit 07's tasks (the index as torch's, arrays as tensors)."""
+    from tensorlab.grading.units.indexing import as_torch_index, storage_span
+
+    try:
+        if name == "index_shape":
+            shape, index = case
+            return tuple(torch.empty(shape)[as_torch_index(index, torch)].shape)
+        if name == "mask_select":
+            x, mask = case
+            return torch.from_numpy(np.ascontiguousarray(x))[torch.from_numpy(np.ascontiguousarray(mask))].numpy()
+        if name == "assignment_sources":
+            shape, index, value_shape = case
+            target = torch.full(shape, -1, dtype=torch.int64)
+            target[as_torch_index(index, torch)] = torch.arange(int(np.prod(value_shape))).view(value_shape)
+            return target.numpy()
+        shape, strides, offset, index = case
+        storage = torch.arange(max(storage_span(shape, strides, offset), 1))
+        return storage.as_strided(shape, strides, offset)[as_torch_index(index, torch)].numpy()
+    except (IndexError, RuntimeError) as error:
+        return Raised(type(error).__name__, str(error))
+
+
+@pytest.mark.parametrize("name", ["index_shape", "mask_select", "assignment_sources", "storage_positions"])
+def test_indexing_references_agree_with_torch(name: str) -> None:
+    """Unit 07: every example, clause and 60 random cases give torch's result or torch's exception class."""
+    task = find_task(name)
+    numpy_would_differ = 0  # cases where an int among index arrays moves the block (torch and NumPy disagree)
+    for case in task.arguments(seed=3, random_cases=60):
+        if name == "index_shape" and max(case[0], default=0) > 1000:
+            continue  # the clause with shapes too large to allocate (torch cannot either)
+        ours, theirs = expected_outcome(task, case), torch_index_outcome(name, case)
+        if isinstance(ours, Raised) or isinstance(theirs, Raised):
+            assert isinstance(ours, Raised) and isinstance(theirs, Raised) and ours.exception == theirs.exception, case
+        else:
+            assert difference(theirs, ours) is None, (case, ours, theirs)
+        if name == "index_shape" and not isinstance(ours, Raised):
+            index = tuple(slice(None) if isinstance(entry, str) else entry for entry in case[1])
+            numpy_would_differ += np.empty(case[0])[index].shape != ours
+    assert name != "index_shape" or numpy_would_differ >= 3
+
+
+def test_index_shape_of_too_large_shapes_is_computed_without_allocating() -> None:
+    """The clause with shapes no array could fill: torch's meta tensors (shapes only) agree."""
+    huge = (1_000_000, 1_000_000, 1_000_000)
+    meta = torch.empty(huge, device="meta")[:, torch.tensor([0, 1], device="meta"), :]
+    assert expected_outcome(find_task("index_shape"), (huge, (":", np.array([0, 1]), ":"))) == tuple(meta.shape)
+
+
 @pytest.mark.parametrize(("name", "forward"), [("mul_backward", operator.mul), ("matmul_backward", operator.matmul)])
 def test_backward_references_agree_with_torch(name: str, forward: Callable[[Any, Any], Any]) -> None:
     task = find_task(name)

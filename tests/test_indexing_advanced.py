@@ -57,6 +57,7 @@ SEED_SET = {
     "broadcast with xs[:,:]": ((slice(None), slice(None)), lambda m: m.arange(3).view(1, 3)),
     "advanced columns through a view": ((slice(None), [0, 2]), 7),
     "mask through a view": ([True, False], lambda m: m.tensor([9, 8, 7])),
+    "range through a view": ((range(2), [2, 0]), 9),
 }
 
 
@@ -91,6 +92,11 @@ MIXTURES = {
     "index a transposed view": lambda m, x: x.transpose(0, 2)[[1, 0], 1:, [0, 1]],
     "index an expanded view": lambda m, x: x[0, 0].expand(3, 4)[[0, 2], [1, 1]],
     "numpy array index": lambda m, x: x[np.array([1, 0])],
+    "range as an index": lambda m, x: x[range(2)],
+    "range zipped with a list (logprobs[range(n), Yb])": lambda m, x: x[:, range(3), [0, 3, 1]],
+    "range after a slice": lambda m, x: x[:, :, range(1, 4)],
+    "empty range": lambda m, x: x[range(0)],
+    "list holding a range read as a tuple": lambda m, x: x[[range(2)]],
 }
 
 
@@ -137,6 +143,7 @@ ERRORS = {
     "too many indices": (lambda m, x: x[[0], [0], [0], [0]], "too many indices for tensor of dimension 3"),
     "list on a 0-d tensor": (lambda m, x: x.sum()[[0]], "too many indices for tensor of dimension 0"),
     "a string": (lambda m, x: x["a"], None),
+    "range out of bounds": (lambda m, x: x[range(3)], "index 2 is out of bounds for dimension 0 with size 2"),
     "a float": (lambda m, x: x[1.5], "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got float)"),
 }
 

@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab
-from tensorlab.widgets import BroadcastModel, GraphModel, ReductionModel, StrideModel
+from tensorlab.widgets import BroadcastModel, GraphModel, IndexModel, ReductionModel, StrideModel
 from tensorlab.widgets.broadcast import parse_shape
+from tensorlab.widgets.index import parse_index_expression
 from tensorlab.widgets.reduction import parse_dims
 from tensorlab.widgets.strides import parse_ops
 
@@ -241,3 +242,67 @@ def test_reduction_parse_dims() -> None:
     assert parse_dims("") is None and parse_dims("None") is None and parse_dims("-1,") == [-1]
     with pytest.raises(ValueError, match="not dims"):
         parse_dims("a, b")
+# --- IndexModel ---------------------------------------------------------------------------------
+READS = [
+    ((2, 3), "x[0, 0]"), ((2, 3), "x[-1, -1]"), ((2, 3), "x[0]"), ((2, 3), "x[:, 1:]"), ((2, 3), "x[:, ::2]"),
+    ((2, 3), "x[[0, 1, 0, 1]]"), ((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]"), ((2, 3), "x[:, [0, 1, 0, 1]]"),
+    ((2, 3), "x[[False, True]]"), ((2, 3), "x[[False, True], [False, True, True]]"), ((2, 3), "x[:, [False, True, True]]"),
+    ((2, 3, 4), "x[[0, 1], :, [1, 3]]"), ((2, 3, 4), "x[0, :, [0, 1]]"), ((2, 3, 4), "x[:, [0, 2], [1, 1]]"),
+    ((2, 3, 4), "x[[0, 1], None, [0, 1]]"), ((2, 3), "x[x % 2 == 0]"), ((2, 3), "x[x > 2]"), ((2, 3), "x[[[0], [1]], [0, 2]]"),
+    ((2, 3), "x[..., [2, 0]]"), ((2, 3), "x[None, 1]"),
+]
+WRITES = [
+    ((2, 3), "x[:, 0] = v", ()), ((2, 3), "x[:] = v", (1, 3)), ((2, 3), "x[:, :] = v", (1, 3)), ((2, 3), "x[0] = v", (1, 1, 3)),
+    ((2, 3), "x[[0, 1], [2, 0]] = v", (2,)), ((2, 3), "x[:, [0, 2]] = v", (2, 1)), ((2, 3), "x[x > 3] = v", (2,)),
+    ((2, 3, 4), "x[0, :, [1, 3]] = v", (3, 2)), ((2, 3, 4), "x[[0, 1], :, [1, 3]] = v", (2, 3)),
+]
+
+
+@pytest.mark.parametrize(("shape", "expression"), READS)
+def test_index_model_sources_are_where_torch_reads(shape, expression) -> None:
+    """Index a random torch tensor the same way: element k of the result is its value at sources[k]."""
+    model = IndexModel(shape, expression)
+    assert not model.error
+    values = torch.randn(shape)
+    if "x %" in expression or "x >" in expression:  # a mask of x is built from arange(n), as the model does
+        expected = values[eval(expression[2:-1], {"x": torch.arange(values.numel()).view(shape)})]
+    else:
+        expected = eval(expression, {"x": values})  # fixed, trusted test data
+    assert model.result_shape == tuple(expected.shape)
+    assert torch.equal(values.flatten()[torch.from_numpy(model.sources)], expected)
+    shares = expected.untyped_storage().data_ptr() == values.untyped_storage().data_ptr()
+    assert model.is_view == shares
+
+
+@pytest.mark.parametrize(("shape", "expression", "value_shape"), WRITES)
+def test_index_model_assignment_is_where_torch_writes(shape, expression, value_shape) -> None:
+    """After torch's x[index] = v, element i of x holds v.flatten()[sources[i]], or its old value where sources is -1."""
+    model = IndexModel(shape, expression, value_shape)
+    assert not model.error
+    x, v = torch.randn(shape), torch.randn(value_shape)
+    before = x.clone()
+    exec(expression.replace("x > 3", "torch.arange(x.numel()).view(x.shape) > 3"), {"x": x, "v": v, "torch": torch})
+    sources = torch.from_numpy(model.sources)
+    expected = torch.where(sources >= 0, v.flatten()[sources.clamp(min=0)] if v.numel() else before, before)
+    assert torch.equal(x, expected)
+
+
+@pytest.mark.parametrize(("shape", "expression", "value_shape"), [
+    ((2, 3), "x[[0, 1], [0, 1, 2]]", None), ((2, 3), "x[5]", None), ((2, 3), "x[[True, False, True]]", None),
+    ((2, 3), "x[:, 0] = v", (3,)), ((2, 3), "x[[0, 1], [0, 1]] = v", (3,)),
+])
+def test_index_model_reports_torchs_errors(shape, expression, value_shape) -> None:
+    model = IndexModel(shape, expression, value_shape)
+    x = torch.arange(6).view(shape)
+    try:
+        exec(expression, {"x": x, "v": torch.arange(int(np.prod(value_shape or ()))).view(value_shape or ())})
+    except (IndexError, RuntimeError) as error:
+        assert model.error == f"{type(error).__name__}: {error}"
+    else:
+        raise AssertionError("torch did not raise")
+
+
+@pytest.mark.parametrize("expression", ["__import__('os')", "x.numpy()", "y[0]", "x[0] = 1", "x[f(0)]", "x[x.sum()]", "x[0]; x[1]"])
+def test_index_parser_refuses_anything_but_literal_indices(expression) -> None:
+    with pytest.raises(ValueError):
+        parse_index_expression(expression)

@@ -27,3 +27,16 @@ def test_demo_notebook_executes_with_nbclient(tmp_path: Path) -> None:
         assert "application/vnd.jupyter.widget-view+json" in live
     explorers = [cell.outputs[0]["data"] for cell in widget_cells[:4]]
     assert all(data["image/svg+xml"].startswith("<svg") and "<svg" in data["text/html"] for data in explorers)
+
+
+@pytest.mark.timeout(180)
+def test_index_explorer_displays_its_picture_then_its_live_view(tmp_path: Path) -> None:
+    """IndexExplorer, as unit 07 shows it: a static picture with its info line, then the widget."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import IndexExplorer\nIndexExplorer((2, 3), "x[[0, 1], [2, 0]] = v", value_shape=(2,))'
+    )])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="out:1,0"' in fallback["image/svg+xml"]
+    assert "broadcast into 2 of the 6 elements of x" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 import tensorlab
-from tensorlab.widgets import BroadcastExplorer, GraphExplorer, ReductionExplorer, StrideExplorer
+from tensorlab.widgets import (
+    BroadcastExplorer,
+    GraphExplorer,
+    IndexExplorer,
+    ReductionExplorer,
+    StrideExplorer,
+)
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -40,6 +46,10 @@ CASES = {
     "reduction_keepdim_3d": lambda: ReductionExplorer((2, 3, 4), [0, 2], keepdim=True),
     "reduction_every_dim": lambda: ReductionExplorer((2, 3), None),
     "reduction_repeated_dim": lambda: ReductionExplorer((2, 3), [1, -1]),
+    "index_zipped": lambda: IndexExplorer((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]"),
+    "index_separated_3d": lambda: IndexExplorer((2, 3, 2), "x[[0, 1], :, [1, 0]]"),
+    "index_assign_broadcast": lambda: IndexExplorer((2, 3), "x[:, [0, 2]] = v", value_shape=(2, 1)),
+    "index_error": lambda: IndexExplorer((2, 3), "x[[0, 1], [0, 1, 2]]"),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
 }
@@ -91,3 +101,15 @@ def test_reduction_svg_links_each_output_to_the_inputs_it_adds() -> None:
     assert groups["out:2"].get("data-links") == "x:0,2 x:1,2"
     assert "2 + 5 = 7" in groups["out:2"].get("data-info")
     assert groups["x:1,0"].get("data-links") == "out:0"
+def test_index_explorer_links_each_result_element_to_its_source() -> None:
+    """Hover data: result element (1,) of the zipped index reads x[1, 1], and x[1, 1] lists both readers."""
+    svg = ET.fromstring(IndexExplorer((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]").to_svg())
+    groups = {g.get("data-key"): g for g in svg.iter("{http://www.w3.org/2000/svg}g")}
+    assert groups["out:1"].get("data-links") == "in:1,1"
+    assert groups["in:1,1"].get("data-links") == "out:1 out:3"
+    assert "reads x[1, 1]" in groups["out:1"].get("data-info")
+    assigned = ET.fromstring(IndexExplorer((2, 3), "x[:, 1:] = v", value_shape=(2, 1)).to_svg())
+    groups = {g.get("data-key"): g for g in assigned.iter("{http://www.w3.org/2000/svg}g")}
+    assert groups["out:1,2"].get("data-links") == "in:1,0"
+    assert groups["out:0,0"].get("data-links") is None and "not written" in groups["out:0,0"].get("data-info")
+

@@ -57,7 +57,7 @@ def _as_items(index: Any) -> tuple:
     if isinstance(index, tuple):
         return index
     if isinstance(index, list) and len(index) < 32 and any(
-        isinstance(i, (Tensor, list, tuple, slice)) or i is None or i is Ellipsis for i in index
+        isinstance(i, (Tensor, list, tuple, range, slice)) or i is None or i is Ellipsis for i in index
     ):
         warnings.warn(
             "Using a non-tuple sequence for multidimensional indexing is deprecated; use "
@@ -90,7 +90,7 @@ def _index_item(item: Any) -> Any:
         raise IndexError(INDEX_DTYPE_ERROR)
     if isinstance(item, str):  # torch tries to read a str as a sequence of numbers
         raise TypeError("new(): invalid data type 'str'")
-    if isinstance(item, (list, tuple, np.ndarray)):
+    if isinstance(item, (list, tuple, range, np.ndarray)):  # a range is a list of ints: logprobs[range(n), y]
         array = np.asarray(item)
         if array.dtype == np.bool_:
             return array

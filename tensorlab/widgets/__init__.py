@@ -4,6 +4,7 @@
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
 - :class:`ReductionExplorer`: which input elements each output of a reduction adds up;
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
+- :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
@@ -16,12 +17,13 @@ from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
+from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
 from .reduction import ReductionExplorer, ReductionModel
 from .strides import StrideExplorer, StrideModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
-    "GatherModel", "GraphExplorer", "GraphModel", "JoinExplorer", "JoinModel", "ReductionExplorer",
-    "ReductionModel", "StrideExplorer", "StrideModel",
+    "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
+    "ReductionExplorer", "ReductionModel", "StrideExplorer", "StrideModel",
 ]
