@@ -160,6 +160,12 @@ def own_names(statements: Sequence[ast.stmt]) -> set[str]:
     return names
 
 
+def is_exception_class(name: str) -> bool:
+    """Raising (``raise NotImplementedError``) is not a building block; every exception class may be named."""
+    found = getattr(builtins, name, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
+
+
 def only_violations(used: Sequence[ast.stmt], only: Sequence[str]) -> Iterable[str]:
     """Attributes (``np.cumsum``, ``a.sum``), imported names and builtins that are not on the ``only`` list."""
     mine, allowed = own_names(used), ", ".join(only)
@@ -170,7 +176,7 @@ def only_violations(used: Sequence[ast.stmt], only: Sequence[str]) -> Iterable[s
             yield from (f"imports {alias.name}, which is not one of this exercise's building blocks ({allowed})"
                         for alias in node.names if alias.name not in only)
         elif (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in only
-              and node.id not in mine and hasattr(builtins, node.id)):
+              and node.id not in mine and hasattr(builtins, node.id) and not is_exception_class(node.id)):
             yield f"uses {node.id}, which is not one of this exercise's building blocks ({allowed})"
 
 
