@@ -241,7 +241,7 @@ def verify_program(program: Program, exercise: Exercise, cases: dict[str, list[C
     early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
     for graded in exercise.graded:
         task = graded.task
-        violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), task.vectorised, task.building_blocks)
+        violations = rule_violations(program.statements, graded.name, graded.all_forbidden(), task.vectorised, task.building_blocks, task.only)
         if violations:
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
         elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):

@@ -109,3 +109,35 @@ def test_a_forbidden_function_is_found_under_any_name() -> None:
                    "from numpy import take_along_axis as t\ndef f(x, i):\n    return t(x, i, 0)",
                    "def f(x, i):\n    return getattr(np, 'take_along_axis')(x, i, 0)"):
         assert any("take_along_axis" in problem for problem in violations(source, forbidden=forbidden)), source
+
+
+PUZZLE_BLOCKS = ("arange", "where", "shape", "newaxis", "len")
+
+
+def only_violations(source: str, function: str = "f") -> list[str]:
+    return rule_violations(ast.parse(textwrap.dedent(source)).body, function, only=PUZZLE_BLOCKS)
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    ("import numpy as np\ndef f(a):\n    return np.cumsum(a)", ".cumsum"),
+    ("def f(a):\n    return a.sum(0, keepdims=True)", ".sum"),
+    ("from numpy import triu\ndef f(j):\n    return triu(j)", "imports triu"),
+    ("def f(a):\n    return sum(a)", "uses sum"),
+    ("def f(a):\n    return a.__add__(a)", ".__add__"),
+    ("import numpy as np\nS = np.add.accumulate\ndef f(a):\n    return S(a)", ".add"),  # reached through a global
+])
+def test_an_only_list_refuses_every_other_building_block(source: str, named: str) -> None:
+    assert any(named in problem for problem in only_violations(source))
+
+
+def test_an_only_list_accepts_its_blocks_own_names_and_earlier_answers() -> None:
+    source = """
+        import numpy as np
+        def ones(i):
+            return np.where(np.arange(i) >= 0, 1, 0)
+        def f(a, sum=None):
+            n = len(a)
+            total = ones(n) @ a[:, np.newaxis]
+            return total * (a.shape[0] > 0)
+    """
+    assert only_violations(source) == []

@@ -82,7 +82,7 @@ def grader_scores(notebook: str, function: str, cells: dict[int, str]) -> list[f
     """The function's score under each seed, graded as the autograder does (one sandbox run for all seeds)."""
     program, chosen = program_of(cells), graded(notebook, function)
     task = chosen.task
-    if rule_violations(program.statements, function, chosen.all_forbidden(), task.vectorised, task.building_blocks):
+    if rule_violations(program.statements, function, chosen.all_forbidden(), task.vectorised, task.building_blocks, task.only):
         return [0.0] * len(SEEDS)
     blocks = cases_per_seed(notebook, function)
     everything = [case for block in blocks for case in block]

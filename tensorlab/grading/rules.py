@@ -9,7 +9,9 @@ against the function that calls ``T``. It breaks a rule when that code
   by default; ``tensorlab`` and ``torch`` never, unless the exercise allows them),
 - reaches around the rules: ``__import__``, ``eval``, ``exec``, ``globals()``, ``getattr`` with a
   computed name, ``__globals__``/``__subclasses__``-style introspection, frames,
-- names a function the exercise forbids (``np.take_along_axis`` in "write gather"), or
+- names a function the exercise forbids (``np.take_along_axis`` in "write gather"),
+- in an exercise that names its only building blocks (the tensor puzzles: ``arange``, ``where``,
+  indexing, arithmetic), uses any other attribute, imported name or builtin, or
 - loops over elements in a part that asks for a vectorised version (see ``vectorised.py``).
 
 A static reading can be dodged; the grader's sandbox also refuses, at run time, importing or
@@ -20,6 +22,7 @@ the same rules and the same sandbox, so the two verdicts agree.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Sequence
 
 from .vectorised import loop_violations
@@ -144,17 +147,56 @@ def forbidden_violations(statement: ast.AST, function: str, forbidden: Sequence[
             yield f"uses {name} ({short_names[name]} is what this exercise asks you to write yourself)"
 
 
+def own_names(statements: Sequence[ast.stmt]) -> set[str]:
+    """Every name the code binds itself: definitions, parameters, assignment targets, imports."""
+    names = set[str]().union(*(bound_names(statement) for statement in statements))
+    for node in (node for statement in statements for node in ast.walk(statement)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def is_exception_class(name: str) -> bool:
+    """Raising (``raise NotImplementedError``) is not a building block; every exception class may be named."""
+    found = getattr(builtins, name, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
+
+
+def only_violations(used: Sequence[ast.stmt], only: Sequence[str]) -> Iterable[str]:
+    """Attributes (``np.cumsum``, ``a.sum``), imported names and builtins that are not on the ``only`` list."""
+    mine, allowed = own_names(used), ", ".join(only)
+    for node in (node for statement in used for node in ast.walk(statement)):
+        if isinstance(node, ast.Attribute) and node.attr not in only:
+            yield f"uses .{node.attr}, which is not one of this exercise's building blocks ({allowed})"
+        elif isinstance(node, ast.ImportFrom):
+            yield from (f"imports {alias.name}, which is not one of this exercise's building blocks ({allowed})"
+                        for alias in node.names if alias.name not in only)
+        elif (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in only
+              and node.id not in mine and hasattr(builtins, node.id) and not is_exception_class(node.id)):
+            yield f"uses {node.id}, which is not one of this exercise's building blocks ({allowed})"
+
+
 def rule_violations(
     statements: Sequence[ast.stmt], function: str, forbidden: Sequence[str] = (),
     vectorised: bool = False, building_blocks: Sequence[str] = ("numpy", *PURE_STANDARD_LIBRARY),
+    only: Sequence[str] | None = None,
 ) -> list[str]:
-    """What ``function`` does that the exercise forbids (empty when it follows the rules)."""
+    """What ``function`` does that the exercise forbids (empty when it follows the rules).
+
+    ``only``, when given, lists every attribute and builtin the code may use (besides its own names).
+    """
     used = closure(statements, function)
     problems: list[str] = []
     for statement in used:
         found = [*import_violations(statement, building_blocks), *escape_violations(statement),
                  *forbidden_violations(statement, function, forbidden)]
         problems += [problem for problem in found if problem not in problems]
+    if only is not None:
+        problems += [problem for problem in only_violations(used, only) if problem not in problems]
     if vectorised:
         problems += [problem for problem in loop_violations(used) if problem not in problems]
     return problems
