@@ -120,11 +120,18 @@ class ForbiddenFunctions:
             self.apply()
         return module
 
-    def raiser(self, name: str) -> Any:
+    def raiser(self, name: str, original: Any) -> Any:
+        """A stand-in that raises when called, and otherwise looks like ``original``: modules that read a
+        function's docstring or name at import (``numpy.ma`` reads ``apply_over_axes.__doc__``) still load.
+        ``__wrapped__`` is left out on purpose: it would hand back the real function."""
         def forbidden(*args: Any, **kwargs: Any) -> Any:
             self.called.append(name)
             raise ForbiddenCall(f"{name} is not allowed in this exercise: write it yourself")
 
+        for attribute in ("__doc__", "__name__", "__qualname__", "__module__"):
+            value = getattr(original, attribute, None)
+            if isinstance(value, str):
+                setattr(forbidden, attribute, value)
         return forbidden
 
     def apply(self) -> None:
@@ -138,7 +145,7 @@ class ForbiddenFunctions:
                 owner = getattr(owner, part, None)
             if owner is not None and hasattr(owner, path[-1]):
                 try:
-                    setattr(owner, path[-1], self.raiser(name))
+                    setattr(owner, path[-1], self.raiser(name, getattr(owner, path[-1])))
                 except (AttributeError, TypeError):  # a C type; the static rule still applies
                     pass
 

@@ -295,11 +295,11 @@ def test_in_kernel_check_explains_a_wrong_type() -> None:
         check("broadcast_shape", broadcast_shape)
 
 
-def sandboxed(source: str, name: str = "broadcast_shape") -> str:
+def sandboxed(source: str, name: str = "broadcast_shape", forbidden: tuple[str, ...] = ()) -> str:
     """The outcome of running ``source`` in the sandbox, past the static rules (to test the run-time guards)."""
     tree = ast.parse(source)
     program = Program(tree.body, [ast.unparse(s) for s in tree.body])
-    graded = Graded(name, 1, random_cases=0)
+    graded = Graded(name, 1, random_cases=0, forbidden=forbidden)
     cases = exercise_cases(Exercise(notebook="x", graded=(graded,), timeout=5), 1)
     lines, ending = run_in_sandbox(program, [(graded, cases[name])], 5, 1024)[name]
     return judge(graded, cases[name], lines, ending, 5).outcome
@@ -318,6 +318,22 @@ def test_sandbox_refuses_network_processes_and_outside_writes(attack: str) -> No
 def test_sandbox_refuses_a_forbidden_function_reached_at_run_time() -> None:
     source = "import numpy as np\ndef broadcast_shape(a, b):\n    return tuple(int(s) for s in getattr(np, 'broadcast_' + 'shapes')(a, b))"
     assert sandboxed(source) == "forbidden"
+
+
+def test_a_forbidden_function_still_looks_like_itself_so_numpy_loads() -> None:
+    """numpy.ma reads apply_over_axes.__doc__ when it loads (np.unique and others import it)."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def broadcast_shape(a, b):
+            import numpy.ma  # noqa: F401
+            n = max(len(a), len(b))
+            a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+            if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+                raise RuntimeError("clash")
+            return tuple(y if x == 1 else x for x, y in zip(a, b))
+    """)
+    assert sandboxed(source, forbidden=("numpy.apply_over_axes",)) == "passed"
 
 
 @pytest.mark.parametrize("reach", [

@@ -20,8 +20,7 @@ from .gather_scatter import maybe_strided
 __all__ = ["ARGMAX", "LOGSUMEXP", "SOFTMAX", "SUM_DIMS_LOOPS", "SUM_DIMS_VECTORISED"]
 
 # Whatever adds up elements for you: the reductions this exercise asks you to write yourself.
-# (Not numpy.apply_over_axes: the sandbox's raiser has no docstring, and numpy.ma, which np.unique
-# imports, reads that docstring; it only calls the function it is given, which is refused anyway.)
+# (Not numpy.apply_over_axes: it only calls the function it is given, which is refused anyway.)
 LIBRARY_SUMS = (
     "numpy.sum", "numpy.nansum", "numpy.add.reduce", "numpy.add.reduceat", "numpy.add.accumulate", "numpy.cumsum",
     "numpy.nancumsum", "numpy.mean", "numpy.average", "numpy.einsum", "numpy.tensordot", "numpy.trace",
