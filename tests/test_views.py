@@ -430,3 +430,14 @@ def test_contiguous_and_clone_of_random_views(shape: tuple, seed: int, data: st.
 )
 def test_view_errors(fn: Any) -> None:
     check_op(fn, standard_normal((2, 3), 0))
+
+
+@pytest.mark.parametrize("shape", [(-2, -1, -1), (-1, -1, -2), (-1, -2), (2, -3), (-1, 0), (0, -1), (-1, -1)])
+def test_infer_size_reports_the_first_bad_size_like_torch(shape: tuple) -> None:
+    """Sizes are checked left to right: a -2 before a second -1 is reported as the invalid size."""
+    for numel in (0, 6):
+        with pytest.raises(RuntimeError) as expected:
+            torch.empty(numel).view(shape)
+        with pytest.raises(RuntimeError) as got:
+            tl.empty(numel).view(shape)
+        assert str(got.value) == str(expected.value)

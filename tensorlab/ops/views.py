@@ -55,15 +55,21 @@ def _sizes(args: tuple) -> tuple:
 
 
 def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
-    """Replace a single -1 by whatever size makes the element count match."""
+    """Replace a single -1 by whatever size makes the element count match.
+
+    The sizes are checked left to right, so the first bad size decides the error, as in torch.
+    """
     shape = tuple(int(s) for s in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
     known = 1
+    inferred = False
     for i, s in enumerate(shape):
-        if s != -1:
-            if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
+        if s == -1:
+            if inferred:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred = True
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
+        else:
             known *= s
     if -1 in shape:
         if known == 0:
