@@ -117,6 +117,8 @@ FIXED = {
     "flatten(-2,-1)": (lambda m, x: x.flatten(-2, -1), (2, 3, 4)),
     "flatten start=end is x": (lambda m, x: x.flatten(1, 1), (2, 3, 4)),
     "flatten 0-d": (lambda m, x: x.flatten(), ()),
+    "flatten 0-d dims 0 and -1": (lambda m, x: x.flatten(0, -1), ()),
+    "flatten 0-d dim out of range": (lambda m, x: x.flatten(1), ()),
     "flatten transposed copies": (lambda m, x: x.transpose(0, 2).flatten(), (2, 3, 4)),
     "flatten bad order": (lambda m, x: x.flatten(2, 1), (2, 3, 4)),
     "flatten bad dim": (lambda m, x: x.flatten(-4), (2, 3, 4)),
@@ -207,7 +209,8 @@ def test_view_ops(name: str) -> None:
     check_op(fn, values(shape))
 
 
-@pytest.mark.parametrize("name", ["permute too few", "view of transposed fails", "select out of range"])
+@pytest.mark.parametrize("name", ["permute too few", "view of transposed fails", "select out of range",
+                                  "flatten 0-d dim out of range"])
 def test_view_ops_error_messages(name: str) -> None:
     fn, shape = FIXED[name]
     t, m = pair(values(shape))

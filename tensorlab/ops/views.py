@@ -151,11 +151,11 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims start_dim..end_dim into one (a view when possible, like reshape)."""
-    if x.ndim == 0:
-        return reshape(x, 1)
     start, end = _wrap_dim(start_dim, x.ndim), _wrap_dim(end_dim, x.ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if x.ndim == 0:  # the dims are checked first: a 0-d tensor accepts only dims 0 and -1
+        return reshape(x, 1)
     if start == end:
         return x
     shape = x.shape
