@@ -166,13 +166,16 @@ def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
-    """Split dim into ``sizes`` (one of them may be -1)."""
-    if x.ndim == 0:
-        raise RuntimeError("unflatten: Dimension specified as 0 but tensor has no dimensions")
-    dim = _wrap_dim(dim, x.ndim)
+    """Split dim into ``sizes`` (one of them may be -1).
+
+    Checked in torch's order: empty sizes, then the dim (a 0-d tensor accepts 0 and -1), then 0-d.
+    """
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    dim = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        raise RuntimeError("unflatten: Dimension specified as 0 but tensor has no dimensions")
     try:
         sizes = infer_size(sizes, x.shape[dim])
     except RuntimeError as error:
