@@ -27,3 +27,15 @@ def test_demo_notebook_executes_with_nbclient(tmp_path: Path) -> None:
         assert "application/vnd.jupyter.widget-view+json" in live
     explorers = [cell.outputs[0]["data"] for cell in widget_cells[:3]]
     assert all(data["image/svg+xml"].startswith("<svg") and "<svg" in data["text/html"] for data in explorers)
+
+
+@pytest.mark.timeout(120)
+def test_stride_explorer_view_or_copy_shows_in_a_notebook(tmp_path: Path) -> None:
+    """Unit 02's use: the static fallback of a copying reshape carries the picture and says which dims cannot merge."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import StrideExplorer\nStrideExplorer((2, 3), "x.t().reshape(-1)")')])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert "dims 0 and 1 cannot merge" in fallback["image/svg+xml"]
+    assert "dims 0 and 1 cannot merge" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -36,6 +36,7 @@ CASES = {
     "strides_transpose_slice": lambda: StrideExplorer((2, 3), "x.t()[::2]"),
     "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
     "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
+    "strides_flatten_copies_why": lambda: StrideExplorer((2, 3, 2), "x.permute(1, 0, 2).flatten(1)"),
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
@@ -79,3 +80,12 @@ def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: 
     svg.label(-20, 5, "long label")
     view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
     assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view
+
+
+def test_view_or_copy_line_names_the_dims_that_cannot_merge() -> None:
+    root = ET.fromstring(StrideExplorer((2, 3, 2), "x.permute(1, 0, 2).flatten(1)").to_svg())
+    whys = ["".join(element.itertext()) for element in root.iter() if "tl-why" in element.get("class", "")]
+    assert whys == ["no view of shape [3, 4]: runs of memory (0) (1) (2); dims 1 and 2 cannot merge: "
+                    "stride[1] = 6, not stride[2] * size[2] = 2"]
+    plain = ET.fromstring(StrideExplorer((2, 3), "x.reshape(6)").to_svg())
+    assert not [element for element in plain.iter() if "tl-why" in element.get("class", "")]
