@@ -448,3 +448,22 @@ def test_infer_size_reports_the_first_bad_size_like_torch(shape: tuple) -> None:
         with pytest.raises(RuntimeError) as got:
             tl.empty(numel).view(shape)
         assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda m, x: x.view(4, 6),
+        lambda m, x: x.reshape(1, 24, 1),
+        lambda m, x: x.as_strided((3, 1), (1, 5)).view(1, 3),  # size-1 dims with strides of their own
+        lambda m, x: x.as_strided((3, 1), (1, 5)).reshape(3),
+        lambda m, x: x.as_strided((2, 1, 3), (3, 7, 1)).view(6),
+        lambda m, x: x[:, None].view(-1),
+        lambda m, x: x[:0].view(0, 4),
+        lambda m, x: x.select(1, 2).select(-1, 0),
+        lambda m, x: x.t().select(0, 3),
+    ],
+)
+def test_views_of_row_major_and_odd_layouts_match_torch(fn: Any) -> None:
+    """The fast path's shortcut for row-major tensors gives torch's strides, size-1 dims included."""
+    check_op(fn, values((4, 6)))

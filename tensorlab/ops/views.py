@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from .._fast import switch as fast
+from .._fast import views as fast_views
 from .._storage import (
     Storage,
     contiguous_strides,
@@ -45,6 +47,13 @@ Layout = tuple[tuple[int, ...], tuple[int, ...], int]  # (shape, strides, storag
 
 def layout_of(x: Tensor) -> Layout:
     return tuple(x.shape), tuple(x.stride()), x.storage_offset()
+
+
+def apply_view(function: type[Function], x: Tensor, *args: Any) -> Tensor:
+    """``function.apply(x, *args)``; on the fast path, forward at once when x records nothing."""
+    if fast.enabled and not x._requires_grad:
+        return fast_views.forward_only(function, x, *args)
+    return function.apply(x, *args)
 
 
 def _sizes(args: tuple) -> tuple:
@@ -134,18 +143,22 @@ VIEW_ERROR = (
 def view(x: Tensor, *shape: Any) -> Tensor:
     """Same memory, new shape; fails (RuntimeError) when no strides can express it."""
     new_shape = infer_size(_sizes(shape), x.numel())
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_regroup(x, new_shape)) is not None:
+        return row_major
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
-    return Regroup.apply(x, new_shape, strides)
+    return apply_view(Regroup, x, new_shape, strides)
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
     """A view when the memory allows it, otherwise a contiguous copy (then a view of the copy)."""
     new_shape = infer_size(_sizes(shape), x.numel())
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_regroup(x, new_shape)) is not None:
+        return row_major
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is not None:
-        return Regroup.apply(x, new_shape, strides)
+        return apply_view(Regroup, x, new_shape, strides)
     return UnsafeView.apply(_copy_contiguous(x), new_shape, contiguous_strides(new_shape))
 
 
@@ -262,7 +275,7 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 def permute(x: Tensor, *dims: Any) -> Tensor:
     if not dims:  # even a 0-d tensor needs its (empty) order spelled out: x.permute(())
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    return Permute.apply(x, _permutation(x, _sizes(dims)))
+    return apply_view(Permute, x, _permutation(x, _sizes(dims)))
 
 
 def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
@@ -275,7 +288,7 @@ def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims: swap their sizes and strides."""
-    return Transpose.apply(x, _swapped(x, dim0, dim1))
+    return apply_view(Transpose, x, _swapped(x, dim0, dim1))
 
 
 swapaxes = swapdims = transpose
@@ -285,7 +298,7 @@ def t(x: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return T.apply(x, tuple(reversed(range(x.ndim))))
+    return apply_view(T, x, tuple(reversed(range(x.ndim))))
 
 
 def reverse_dims(x: Tensor) -> Tensor:
@@ -466,6 +479,8 @@ def select(x: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}"
         )
     index = index + size if index < 0 else index
+    if fast.enabled and not x._requires_grad:  # nothing to record: NumPy's x[..., index] is the view
+        return fast_views.basic_index_view(x, (slice(None),) * dim + (index,), select_layout(layout_of(x), dim, index))
     return Select.apply(x, lambda layout: select_layout(layout, dim, index))
 
 
@@ -506,11 +521,12 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
             f"dimensions in the tensor ({x.ndim})"
         )
     leading = len(sizes) - x.ndim
+    x_shape, x_strides = x.shape, x.stride()
     shape, strides = [0] * len(sizes), [0] * len(sizes)
     for d in reversed(range(len(sizes))):
         target = sizes[d]
         if d >= leading:
-            have, stride = x.shape[d - leading], x.stride()[d - leading]
+            have, stride = x_shape[d - leading], x_strides[d - leading]
         else:
             if target < 0:
                 raise RuntimeError(
@@ -536,7 +552,7 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    return Expand.apply(x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
+    return apply_view(Expand, x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
 
 
 # --- any layout at all: as_strided --------------------------------------------------------
