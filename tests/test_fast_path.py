@@ -31,7 +31,7 @@ HOOKS = {
     "pooled matrix product": (buffers, "matmul_into_pool", lambda: tl.ones(300, 300) @ tl.ones(300, 300)),
     "gradient stealing": (grad_stealing, "can_steal", lambda: (tl.ones(3, requires_grad=True) * 2).sum().backward()),
     "view op straight to forward": (views, "forward_only", lambda: tl.ones(2, 3).permute(1, 0)),
-    "view of a row-major tensor": (views, "row_major_regroup", lambda: tl.ones(2, 3).view(6)),
+    "view of a row-major tensor": (views, "row_major_view", lambda: tl.ones(2, 3).view(6)),
     "basic index as NumPy's view": (views, "basic_index_view", lambda: tl.ones(2, 3)[0, ::2]),
 }
 

@@ -39,16 +39,24 @@ def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
     return x._view(shape, strides, offset, data=x._data[items])
 
 
-def row_major_regroup(x: Tensor, new_shape: tuple[int, ...]) -> Tensor | None:
-    """``x.view(new_shape)`` when x is row-major and not empty (else None: the general rule decides).
+def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
+    """``x.view(*sizes)`` when x is row-major and not empty; None when the general rule must decide
+    (another layout, or sizes NumPy refuses: then the plain path raises torch's error).
 
-    Then all of x is one run of memory, so the view's strides are the row-major strides of the
-    new shape (what ``view_strides`` finds by walking the runs), and NumPy's reshape of the
-    C-ordered array is that same view, built in C.
+    All of a row-major x is one run of memory, so the view's strides are the row-major strides of
+    the new shape (what ``view_strides`` finds by walking the runs), and NumPy's reshape of the
+    C-ordered array (which infers a -1 the same way) is that same view, built in C.
     """
     data, strides = x._data, x._strides  # strides None: row-major, not computed yet
     if not data.flags.c_contiguous or data.size == 0:
         return None
     if strides is not None and strides != contiguous_strides(data.shape):  # a size-1 dim with another stride
         return None
-    return x._view(new_shape, contiguous_strides(new_shape), x._offset, data=data.reshape(new_shape))
+    try:
+        if min(sizes, default=0) < -1:  # NumPy would infer any negative size; torch only -1
+            return None
+        reshaped = data.reshape(sizes)
+    except (ValueError, TypeError):
+        return None
+    shape = reshaped.shape
+    return x._view(shape, contiguous_strides(shape), x._offset, data=reshaped)

@@ -142,9 +142,9 @@ VIEW_ERROR = (
 
 def view(x: Tensor, *shape: Any) -> Tensor:
     """Same memory, new shape; fails (RuntimeError) when no strides can express it."""
-    new_shape = infer_size(_sizes(shape), x.numel())
-    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_regroup(x, new_shape)) is not None:
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
         return row_major
+    new_shape = infer_size(_sizes(shape), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
@@ -153,9 +153,9 @@ def view(x: Tensor, *shape: Any) -> Tensor:
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
     """A view when the memory allows it, otherwise a contiguous copy (then a view of the copy)."""
-    new_shape = infer_size(_sizes(shape), x.numel())
-    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_regroup(x, new_shape)) is not None:
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
         return row_major
+    new_shape = infer_size(_sizes(shape), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is not None:
         return apply_view(Regroup, x, new_shape, strides)
