@@ -30,7 +30,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # in-place add_/sub_/mul_ and relu's mask (elementwise, optimizer steps), the matrix-gradient
 # rule (linalg, linear, double backward), gradient stealing (the engine: all of autograd), the
 # one-GEMM convolution (conv1d/conv2d and their layers; conv_transpose, unfold/fold and pooling
-# have no hook), and the machinery's own tests. The pool only engages above 65,536 elements,
+# have no hook), view ops and basic indexing (straight to forward when nothing is recorded), and
+# the machinery's own tests. The pool only engages above 65,536 elements,
 # which test_buffers covers. The rest of the suite runs once, on the default path.
 # ``--fast-path=on`` or ``--fast-path=off`` runs one path only.
 FAST_PATH_MODULES = {
@@ -48,6 +49,8 @@ FAST_PATH_MODULES = {
     "test_grad_stealing": None,
     "test_buffers": None,
     "test_fast_path": None,
+    "test_views": None,
+    "test_indexing_basic": None,
 }
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tensorlab as tl
-from tensorlab._fast import buffers, conv, grad_stealing, inplace, matrix_layout, relu_mask
+from tensorlab._fast import buffers, conv, grad_stealing, inplace, matrix_layout, relu_mask, views
 
 HOOKS = {
     "relu backward's bit mask": (relu_mask, "select_where_positive", lambda: tl.relu(tl.randn(3, 4, requires_grad=True)).sum().backward()),
@@ -30,6 +30,9 @@ HOOKS = {
     "pooled ufunc result": (buffers, "ufunc_into_pool", lambda: tl.ones(300, 300) * 2),
     "pooled matrix product": (buffers, "matmul_into_pool", lambda: tl.ones(300, 300) @ tl.ones(300, 300)),
     "gradient stealing": (grad_stealing, "can_steal", lambda: (tl.ones(3, requires_grad=True) * 2).sum().backward()),
+    "view op straight to forward": (views, "forward_only", lambda: tl.ones(2, 3).permute(1, 0)),
+    "view of a row-major tensor": (views, "row_major_view", lambda: tl.ones(2, 3).view(6)),
+    "basic index as NumPy's view": (views, "basic_index_view", lambda: tl.ones(2, 3)[0, ::2]),
 }
 
 

@@ -412,3 +412,56 @@ def test_combine_split_references_agree_with_torch(name: str) -> None:
         else:
             assert difference(theirs, ours) is None, (case, ours, theirs)
     assert raised > 0, "no case tests an error"
+
+
+def _torch_layout(shape: tuple, strides: tuple) -> torch.Tensor:
+    span = 1 if 0 in shape else 1 + sum((size - 1) * stride for size, stride in zip(shape, strides, strict=True))
+    return torch.zeros(span).as_strided(shape, strides)
+
+
+def _torch_view_strides(shape: tuple, strides: tuple, new_shape: tuple) -> tuple | None:
+    try:
+        return tuple(_torch_layout(shape, strides).view(new_shape).stride())
+    except RuntimeError:
+        return None
+
+
+def _layout_of(result: torch.Tensor) -> tuple:
+    return tuple(result.shape), tuple(result.stride())
+
+
+RESHAPE_TORCH_REFERENCES: dict[str, Callable[..., Any]] = {
+    "infer_shape": lambda shape, numel: tuple(torch.empty(numel).view(shape).shape),
+    "view_strides": _torch_view_strides,
+    "flatten_meta": lambda shape, strides, *dims: _layout_of(_torch_layout(shape, strides).flatten(*dims)),
+    "unflatten_meta": lambda shape, strides, dim, sizes: _layout_of(_torch_layout(shape, strides).unflatten(dim, sizes)),
+}
+
+
+@pytest.mark.parametrize("name", RESHAPE_TORCH_REFERENCES)
+def test_reshape_and_view_references_agree_with_torch(name: str) -> None:
+    """Unit 02's answers are torch's, strides of size-1 dims included; infer_shape's messages are torch's too."""
+    task = find_task(name)
+    for seed in (3, 4):
+        for case in task.arguments(seed=seed, random_cases=150):
+            ours = expected_outcome(task, case)
+            try:
+                theirs = RESHAPE_TORCH_REFERENCES[name](*case)
+            except (RuntimeError, IndexError) as error:
+                theirs = Raised(type(error).__name__, str(error))
+            if isinstance(ours, Raised):
+                assert isinstance(theirs, Raised) and ours.exception == theirs.exception, (case, ours, theirs)
+                if name == "infer_shape":
+                    assert ours.message == theirs.message, case
+            else:
+                assert ours == theirs, (case, ours, theirs)
+
+
+@pytest.mark.parametrize("name", RESHAPE_TORCH_REFERENCES)
+def test_reshape_and_view_cases_cover_views_failures_and_empties(name: str) -> None:
+    """The public and secret cases are not all alike: errors (or None), zero-size and non-contiguous layouts occur."""
+    task = find_task(name)
+    cases = task.arguments(seed=0, random_cases=20)[len(task.examples) + len(task.clauses):]
+    outcomes = [expected_outcome(task, case) for case in cases]
+    assert sum(isinstance(o, Raised) or o is None for o in outcomes) >= 2
+    assert sum(not (isinstance(o, Raised) or o is None) for o in outcomes) >= 10

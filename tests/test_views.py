@@ -117,6 +117,12 @@ FIXED = {
     "flatten(-2,-1)": (lambda m, x: x.flatten(-2, -1), (2, 3, 4)),
     "flatten start=end is x": (lambda m, x: x.flatten(1, 1), (2, 3, 4)),
     "flatten 0-d": (lambda m, x: x.flatten(), ()),
+    "flatten 0-d dims 0 and -1": (lambda m, x: x.flatten(0, -1), ()),
+    "flatten 0-d dim out of range": (lambda m, x: x.flatten(1), ()),
+    "unflatten empty sizes before the dim": (lambda m, x: x.unflatten(5, ()), (2, 3)),
+    "unflatten dim before the sizes": (lambda m, x: x.unflatten(5, (7,)), (2, 3)),
+    "unflatten 0-d dim out of range": (lambda m, x: x.unflatten(5, (1,)), ()),
+    "unflatten 0-d": (lambda m, x: x.unflatten(-1, (1,)), ()),
     "flatten transposed copies": (lambda m, x: x.transpose(0, 2).flatten(), (2, 3, 4)),
     "flatten bad order": (lambda m, x: x.flatten(2, 1), (2, 3, 4)),
     "flatten bad dim": (lambda m, x: x.flatten(-4), (2, 3, 4)),
@@ -207,7 +213,8 @@ def test_view_ops(name: str) -> None:
     check_op(fn, values(shape))
 
 
-@pytest.mark.parametrize("name", ["permute too few", "view of transposed fails", "select out of range"])
+@pytest.mark.parametrize("name", ["permute too few", "view of transposed fails", "select out of range",
+                                  "flatten 0-d dim out of range"])
 def test_view_ops_error_messages(name: str) -> None:
     fn, shape = FIXED[name]
     t, m = pair(values(shape))
@@ -430,3 +437,33 @@ def test_contiguous_and_clone_of_random_views(shape: tuple, seed: int, data: st.
 )
 def test_view_errors(fn: Any) -> None:
     check_op(fn, standard_normal((2, 3), 0))
+
+
+@pytest.mark.parametrize("shape", [(-2, -1, -1), (-1, -1, -2), (-1, -2), (2, -3), (-1, 0), (0, -1), (-1, -1)])
+def test_infer_size_reports_the_first_bad_size_like_torch(shape: tuple) -> None:
+    """Sizes are checked left to right: a -2 before a second -1 is reported as the invalid size."""
+    for numel in (0, 6):
+        with pytest.raises(RuntimeError) as expected:
+            torch.empty(numel).view(shape)
+        with pytest.raises(RuntimeError) as got:
+            tl.empty(numel).view(shape)
+        assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda m, x: x.view(4, 6),
+        lambda m, x: x.reshape(1, 24, 1),
+        lambda m, x: x.as_strided((3, 1), (1, 5)).view(1, 3),  # size-1 dims with strides of their own
+        lambda m, x: x.as_strided((3, 1), (1, 5)).reshape(3),
+        lambda m, x: x.as_strided((2, 1, 3), (3, 7, 1)).view(6),
+        lambda m, x: x[:, None].view(-1),
+        lambda m, x: x[:0].view(0, 4),
+        lambda m, x: x.select(1, 2).select(-1, 0),
+        lambda m, x: x.t().select(0, 3),
+    ],
+)
+def test_views_of_row_major_and_odd_layouts_match_torch(fn: Any) -> None:
+    """The fast path's shortcut for row-major tensors gives torch's strides, size-1 dims included."""
+    check_op(fn, values((4, 6)))

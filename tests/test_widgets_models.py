@@ -17,6 +17,7 @@ from tensorlab.widgets.broadcast import parse_shape
 from tensorlab.widgets.index import parse_index_expression
 from tensorlab.widgets.reduction import parse_dims
 from tensorlab.widgets.strides import parse_ops
+from tensorlab.widgets.view_or_copy import crossed_boundaries, explain, memory_runs
 
 shapes = st.lists(st.integers(1, 3), max_size=4).map(tuple)
 shapes_with_zero = st.lists(st.integers(0, 3), max_size=3).map(tuple)
@@ -306,3 +307,41 @@ def test_index_model_reports_torchs_errors(shape, expression, value_shape) -> No
 def test_index_parser_refuses_anything_but_literal_indices(expression) -> None:
     with pytest.raises(ValueError):
         parse_index_expression(expression)
+
+
+# --- view or copy? (StrideModel's why, tensorlab/widgets/view_or_copy.py) ----------------------
+def test_memory_runs_group_dims_that_step_into_each_other() -> None:
+    assert memory_runs((2, 3), (3, 1)) == [(0, 1)]
+    assert memory_runs((3, 2), (1, 3)) == [(0,), (1,)]  # a transpose
+    assert memory_runs((3, 2, 4), (4, 12, 1)) == [(0,), (1,), (2,)]
+    assert memory_runs((2, 1, 3), (3, 100, 1)) == [(0, 1, 2)]  # a size-1 dim never breaks a run
+    assert memory_runs((), ()) == []
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_crossed_boundaries_are_empty_exactly_when_torch_can_view(seed: int) -> None:
+    from tensorlab.grading.units.reshape_and_view import random_layout, regroup
+
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        shape, strides = random_layout(rng)
+        new_shape = regroup(rng, shape)
+        span = 1 if 0 in shape else 1 + sum((size - 1) * stride for size, stride in zip(shape, strides, strict=True))
+        try:
+            torch.zeros(span).as_strided(shape, strides).view(new_shape)
+            torch_views = True
+        except RuntimeError:
+            torch_views = False
+        assert (crossed_boundaries(shape, strides, new_shape) == []) == torch_views, (shape, strides, new_shape)
+
+
+def test_stride_model_says_which_dims_cannot_merge() -> None:
+    failed = StrideModel((2, 3), "x.t().view(6)")
+    assert failed.steps[-1].why == ("no view of shape [6]: runs of memory (0) (1); "
+                                    "dims 0 and 1 cannot merge: stride[0] = 1, not stride[1] * size[1] = 6")
+    copied = StrideModel((2, 3, 4), "x.permute(1, 0, 2).flatten(1)")
+    assert copied.steps[-1].copied and "dims 1 and 2 cannot merge" in copied.steps[-1].why
+    assert "dims 1 and 2 cannot merge" in copied.describe()
+    for viewed in ["x[:, ::2].view(-1)", "x.t().reshape(3, 2)", "x.reshape(6)", "x.t()"]:
+        assert not any(step.why for step in StrideModel((3, 4) if "::2" in viewed else (2, 3), viewed).steps)
+    assert explain((3, 2), (4, 2), (6,)).startswith("view possible: runs of memory (0, 1)")

@@ -40,3 +40,15 @@ def test_index_explorer_displays_its_picture_then_its_live_view(tmp_path: Path) 
     assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="out:1,0"' in fallback["image/svg+xml"]
     assert "broadcast into 2 of the 6 elements of x" in fallback["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in live
+
+
+@pytest.mark.timeout(120)
+def test_stride_explorer_view_or_copy_shows_in_a_notebook(tmp_path: Path) -> None:
+    """Unit 02's use: the static fallback of a copying reshape carries the picture and says which dims cannot merge."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import StrideExplorer\nStrideExplorer((2, 3), "x.t().reshape(-1)")')])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert "dims 0 and 1 cannot merge" in fallback["image/svg+xml"]
+    assert "dims 0 and 1 cannot merge" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -42,6 +42,7 @@ CASES = {
     "strides_transpose_slice": lambda: StrideExplorer((2, 3), "x.t()[::2]"),
     "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
     "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
+    "strides_flatten_copies_why": lambda: StrideExplorer((2, 3, 2), "x.permute(1, 0, 2).flatten(1)"),
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
     "reduction_keepdim_3d": lambda: ReductionExplorer((2, 3, 4), [0, 2], keepdim=True),
     "reduction_every_dim": lambda: ReductionExplorer((2, 3), None),
@@ -113,3 +114,11 @@ def test_index_explorer_links_each_result_element_to_its_source() -> None:
     assert groups["out:1,2"].get("data-links") == "in:1,0"
     assert groups["out:0,0"].get("data-links") is None and "not written" in groups["out:0,0"].get("data-info")
 
+
+def test_view_or_copy_line_names_the_dims_that_cannot_merge() -> None:
+    root = ET.fromstring(StrideExplorer((2, 3, 2), "x.permute(1, 0, 2).flatten(1)").to_svg())
+    whys = ["".join(element.itertext()) for element in root.iter() if "tl-why" in element.get("class", "")]
+    assert whys == ["no view of shape [3, 4]: runs of memory (0) (1) (2); dims 1 and 2 cannot merge: "
+                    "stride[1] = 6, not stride[2] * size[2] = 2"]
+    plain = ET.fromstring(StrideExplorer((2, 3), "x.reshape(6)").to_svg())
+    assert not [element for element in plain.iter() if "tl-why" in element.get("class", "")]

@@ -11,7 +11,9 @@ place (``if fast.enabled: ...``):
 - ``matrix_layout``: matrix-product gradients laid out like their operands, so they can be stolen;
 - ``relu_mask``: relu's backward as a branch-free bit mask;
 - ``inplace``: ``add_``/``sub_``/``mul_`` computed straight into self when nothing is recorded;
-- ``conv``: the convolution as one 2-D GEMM over the whole batch, with pooled temporaries.
+- ``conv``: the convolution as one 2-D GEMM over the whole batch, with pooled temporaries;
+- ``views``: view ops straight to their forward when nothing is recorded, NumPy's own views for
+  basic indexing, and the row-major strides of a view of a row-major tensor without the walk.
 
 ``tensorlab.set_fast_path(False)`` (or ``TENSORLAB_FAST_PATH=0`` in the environment before
 ``import tensorlab``) turns them all off. Every op returns the same values either way (up to

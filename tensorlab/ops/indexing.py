@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from .._dtype import bool_, int32, int64, uint8
+from .._fast import switch as fast
+from .._fast import views as fast_views
 from .._storage import storage_positions
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.copy_slices import refresh_view_history
@@ -175,6 +177,8 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     items = tuple(_index_item(item) for item in _as_items(index))
     if not _is_basic(items):
         return _advanced_getitem(x, items)
+    if fast.enabled and not x._requires_grad:  # nothing to record: the view at once
+        return fast_views.basic_index_view(x, items, basic_index_layout(layout_of(x), items))
     return Window.apply_as(_window_node_name(items), x, _window_of(x, items))
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from .._fast import switch as fast
+from .._fast import views as fast_views
 from .._storage import (
     Storage,
     contiguous_strides,
@@ -47,6 +49,14 @@ def layout_of(x: Tensor) -> Layout:
     return tuple(x.shape), tuple(x.stride()), x.storage_offset()
 
 
+def apply_view(function: type[Function], x: Tensor, *args: Any, node_name: str = "") -> Tensor:
+    """``function.apply(x, *args)`` (``apply_as(node_name, ...)`` when named); on the fast path,
+    forward at once when x records nothing."""
+    if fast.enabled and not x._requires_grad:
+        return fast_views.forward_only(function, x, *args)
+    return function.apply_as(node_name, x, *args) if node_name else function.apply(x, *args)
+
+
 def _sizes(args: tuple) -> tuple:
     """Accept ``view(2, 3)`` and ``view((2, 3))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
@@ -55,15 +65,21 @@ def _sizes(args: tuple) -> tuple:
 
 
 def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
-    """Replace a single -1 by whatever size makes the element count match."""
+    """Replace a single -1 by whatever size makes the element count match.
+
+    The sizes are checked left to right, so the first bad size decides the error, as in torch.
+    """
     shape = tuple(int(s) for s in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
     known = 1
+    inferred = False
     for i, s in enumerate(shape):
-        if s != -1:
-            if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
+        if s == -1:
+            if inferred:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred = True
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
+        else:
             known *= s
     if -1 in shape:
         if known == 0:
@@ -105,30 +121,34 @@ VIEW_ERROR = (
 
 def view(x: Tensor, *shape: Any) -> Tensor:
     """Same memory, new shape; fails (RuntimeError) when no strides can express it."""
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
+        return row_major
     new_shape = infer_size(_sizes(shape), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
-    return Regroup.apply(x, new_shape, strides)
+    return apply_view(Regroup, x, new_shape, strides)
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
     """A view when the memory allows it, otherwise a contiguous copy (then a view of the copy)."""
+    if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
+        return row_major
     new_shape = infer_size(_sizes(shape), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is not None:
-        return Regroup.apply(x, new_shape, strides)
+        return apply_view(Regroup, x, new_shape, strides)
     # the view at the end of a copying reshape: torch names its node apart from view's
     return Regroup.apply_as("UnsafeViewBackward0", _copy_contiguous(x), new_shape, contiguous_strides(new_shape))
 
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims start_dim..end_dim into one (a view when possible, like reshape)."""
-    if x.ndim == 0:
-        return reshape(x, 1)
     start, end = _wrap_dim(start_dim, x.ndim), _wrap_dim(end_dim, x.ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if x.ndim == 0:  # the dims are checked first: a 0-d tensor accepts only dims 0 and -1
+        return reshape(x, 1)
     if start == end:
         return x
     shape = x.shape
@@ -139,13 +159,16 @@ def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
-    """Split dim into ``sizes`` (one of them may be -1)."""
-    if x.ndim == 0:
-        raise RuntimeError("unflatten: Dimension specified as 0 but tensor has no dimensions")
-    dim = _wrap_dim(dim, x.ndim)
+    """Split dim into ``sizes`` (one of them may be -1).
+
+    Checked in torch's order: empty sizes, then the dim (a 0-d tensor accepts 0 and -1), then 0-d.
+    """
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    dim = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        raise RuntimeError("unflatten: Dimension specified as 0 but tensor has no dimensions")
     try:
         sizes = infer_size(sizes, x.shape[dim])
     except RuntimeError as error:
@@ -224,7 +247,7 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 def permute(x: Tensor, *dims: Any) -> Tensor:
     if not dims:  # even a 0-d tensor needs its (empty) order spelled out: x.permute(())
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    return Permute.apply(x, _permutation(x, _sizes(dims)))
+    return apply_view(Permute, x, _permutation(x, _sizes(dims)))
 
 
 def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
@@ -237,7 +260,7 @@ def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims: swap their sizes and strides."""
-    return Permute.apply_as("TransposeBackward0", x, _swapped(x, dim0, dim1))
+    return apply_view(Permute, x, _swapped(x, dim0, dim1), node_name="TransposeBackward0")
 
 
 swapaxes = swapdims = transpose
@@ -247,7 +270,7 @@ def t(x: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return Permute.apply_as("TBackward0", x, tuple(reversed(range(x.ndim))))
+    return apply_view(Permute, x, tuple(reversed(range(x.ndim))), node_name="TBackward0")
 
 
 def reverse_dims(x: Tensor) -> Tensor:
@@ -416,6 +439,8 @@ def select(x: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}"
         )
     index = index + size if index < 0 else index
+    if fast.enabled and not x._requires_grad:  # nothing to record: NumPy's x[..., index] is the view
+        return fast_views.basic_index_view(x, (slice(None),) * dim + (index,), select_layout(layout_of(x), dim, index))
     return Window.apply_as("SelectBackward0", x, lambda layout: select_layout(layout, dim, index))
 
 
@@ -456,11 +481,12 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
             f"dimensions in the tensor ({x.ndim})"
         )
     leading = len(sizes) - x.ndim
+    x_shape, x_strides = x.shape, x.stride()
     shape, strides = [0] * len(sizes), [0] * len(sizes)
     for d in reversed(range(len(sizes))):
         target = sizes[d]
         if d >= leading:
-            have, stride = x.shape[d - leading], x.stride()[d - leading]
+            have, stride = x_shape[d - leading], x_strides[d - leading]
         else:
             if target < 0:
                 raise RuntimeError(
@@ -486,7 +512,7 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    return Expand.apply(x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
+    return apply_view(Expand, x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
 
 
 # --- any layout at all: as_strided --------------------------------------------------------

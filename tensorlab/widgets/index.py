@@ -124,7 +124,7 @@ class IndexModel:
         self.value_shape = tuple(int(size) for size in (value_shape if value_shape is not None else ()))
         self.is_view = _is_basic(self.items)
         self.error = ""
-        self.sources = np.zeros((0,), dtype=np.int64)
+        self.sources: np.ndarray = np.zeros((0,), dtype=np.int64)
         x = lib.arange(math.prod(self.shape)).view(self.shape)
         try:
             if self.assigns:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from .._creation import arange
 from .._storage import storage_positions
 from .base import Explorer
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour
+from .view_or_copy import explain
 
 __all__ = ["StrideExplorer", "StrideModel", "StrideStep", "parse_ops", "apply_ops"]
 
@@ -115,6 +116,16 @@ class StrideStep:
     storage: tuple = ()  # the storage's contents, slot by slot
     values: tuple = ()  # the elements in row-major order (= their original slot numbers)
     error: str = ""
+    why: str = ""  # for a view that failed or a regrouping that copied: which dims could not merge
+
+
+REGROUPING = frozenset({"view", "reshape", "flatten", "unflatten"})  # ops that are a view only when runs allow
+
+
+def _why_not_a_view(tensor: Any, op: Op) -> str:
+    """For a regrouping op: which runs of ``tensor``'s memory its new shape would merge."""
+    new_shape = apply_op(tensor.contiguous(), op).shape  # the same op on a row-major copy always works
+    return explain(tuple(tensor.shape), tuple(tensor.stride()), tuple(new_shape))
 
 
 class StrideModel:
@@ -131,10 +142,14 @@ class StrideModel:
             try:
                 result = apply_op(tensor, op)
             except (RuntimeError, IndexError, ValueError, TypeError) as error:
-                self.steps.append(StrideStep(op.source, error=f"{type(error).__name__}: {error}"))
+                why = _why_not_a_view(tensor, op) if op.name == "view" and "view size" in str(error) else ""
+                self.steps.append(StrideStep(op.source, error=f"{type(error).__name__}: {error}", why=why))
                 break
             copied = result.untyped_storage().data_ptr() != tensor.untyped_storage().data_ptr()
-            self.steps.append(self._record(op.source, result, base_storage, copied))
+            step = self._record(op.source, result, base_storage, copied)
+            if copied and op.name in REGROUPING:
+                step = replace(step, why=_why_not_a_view(tensor, op))
+            self.steps.append(step)
             tensor = result
 
     @staticmethod
@@ -173,6 +188,7 @@ class StrideModel:
             text += "; copied into a new storage"
         if self.error:
             text += f"; then {self.steps[-1].source} -> {self.error}"
+        text += "".join(f"; {s.source}: {s.why}" for s in self.steps if s.why)
         return text
 
 
@@ -206,6 +222,9 @@ def render_svg(model: StrideModel) -> str:
         if "view" in model.steps[-1].source:
             svg.label(4, y, "view needs strides over the same storage; reshape would copy instead", COLOURS["muted"], 11)
             y += 16
+    for why in (s.why for s in model.steps if s.why):
+        svg.label(4, y, why, COLOURS["muted"], 11, class_="tl-why")
+        y += 16
     y += 8
     positions = model.storage_map()
     numel = int(np.prod(step.shape)) if step.shape else 1

@@ -32,3 +32,12 @@ def test_graph_steps_through_backward(notebook_page) -> None:
 
 def test_reduction_hover_and_edit(notebook_page) -> None:
     harness.check_reduction_hover_and_edit(notebook_page, PREFIX)
+
+
+def test_strides_view_or_copy(notebook_page) -> None:
+    """A copying reshape says which dims cannot merge; hovering an element of the copy lights its new slot."""
+    widget = harness.explorer(notebook_page, 1)
+    harness.set_text_control(widget, "view ops", "x.t().reshape(6)")
+    widget.locator(".tl-why", has_text="dims 0 and 1 cannot merge").wait_for()
+    harness.hover_and_check(widget, "el:1", "slot:1", "storage[1]")
+    widget.screenshot(path=str(harness.ARTIFACTS / "strides-view-or-copy.png"))

@@ -1,0 +1,66 @@
+"""View ops straight to their forward when nothing can be recorded.
+
+A view op's forward is one line, ``x._view(layout)``. Reached through ``Function.apply`` (check
+every argument for ``requires_grad``, build a context, call forward), the route costs more than
+the view. When ``x`` does not require grad, ``apply`` would record nothing and return forward's
+result as it is, so the op may call forward at once: same layout, same errors (they come from
+the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
+
+For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
+own indexing of ``x._data`` builds the array of the new layout in C; the layout itself
+(strides, offset) is still computed by ``ops.indexing.basic_index_layout``/``select_layout``.
+A view of a row-major tensor needs no walk over runs of memory: its strides are row-major too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._storage import contiguous_strides
+from ..autograd.function import FunctionCtx
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Function
+
+
+class _Unrecorded(FunctionCtx):
+    """The ``ctx`` of a forward that nothing records: it may note what backward would need, nobody reads it."""
+
+    def __init__(self) -> None:  # no inputs to remember
+        pass
+
+
+def forward_only(function: type[Function], x: Tensor, *args: Any) -> Tensor:
+    """``function.apply(x, *args)`` for an ``x`` that does not require grad (and no other tensor argument)."""
+    result: Tensor = function.forward(_Unrecorded(), x, *args)
+    return result
+
+
+def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
+    """``x[items]`` (ints, slices, None, ...: already checked) as a view with ``layout``, its array from NumPy."""
+    shape, strides, offset = layout
+    return x._view(shape, strides, offset, data=x._data[items])
+
+
+def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
+    """``x.view(*sizes)`` when x is row-major and not empty; None when the general rule must decide
+    (another layout, or sizes NumPy refuses: then the plain path raises torch's error).
+
+    All of a row-major x is one run of memory, so the view's strides are the row-major strides of
+    the new shape (what ``view_strides`` finds by walking the runs), and NumPy's reshape of the
+    C-ordered array (which infers a -1 the same way) is that same view, built in C.
+    """
+    data, strides = x._data, x._strides  # strides None: row-major, not computed yet
+    if not data.flags.c_contiguous or data.size == 0:
+        return None
+    if strides is not None and strides != contiguous_strides(data.shape):  # a size-1 dim with another stride
+        return None
+    try:
+        if min(sizes, default=0) < -1:  # NumPy would infer any negative size; torch only -1
+            return None
+        reshaped = data.reshape(sizes)
+    except (ValueError, TypeError):
+        return None
+    shape = reshaped.shape
+    return x._view(shape, contiguous_strides(shape), x._offset, data=reshaped)
