@@ -10,6 +10,7 @@ not import ipywidgets; the interactive view is built the first time it is displa
 
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .graph import GraphExplorer, GraphModel
+from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
 
-__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "StrideExplorer", "StrideModel"]
+__all__ = ["BroadcastExplorer", "BroadcastModel", "GraphExplorer", "GraphModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel"]
