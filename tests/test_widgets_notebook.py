@@ -27,3 +27,16 @@ def test_demo_notebook_executes_with_nbclient(tmp_path: Path) -> None:
         assert "application/vnd.jupyter.widget-view+json" in live
     explorers = [cell.outputs[0]["data"] for cell in widget_cells[:3]]
     assert all(data["image/svg+xml"].startswith("<svg") and "<svg" in data["text/html"] for data in explorers)
+
+
+@pytest.mark.timeout(180)
+def test_stride_drill_displays_its_question_then_the_live_view(tmp_path: Path) -> None:
+    """The drill of unit 01 leaves the two outputs of every widget; its static picture hides the answer."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from tensorlab.widgets import StrideDrill\nStrideDrill([((3, 4), 'x.t()')])")])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["text/html"].startswith('<div class="tl-fallback" data-tl-fallback="tl-')
+    assert "y.stride() = ?" in fallback["text/plain"] and "stride ?" in fallback["image/svg+xml"]
+    assert "(1, 4)" not in fallback["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tensorlab
-from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideDrill, StrideExplorer
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -27,6 +27,12 @@ def graph_explorer(step: int) -> GraphExplorer:
     return GraphExplorer(loss, names={"x": x, "w": w, "h": h, "loss": loss}, step=step)
 
 
+def answered_drill() -> StrideDrill:
+    drill = StrideDrill([((2, 3, 4), "x.permute(2, 0, 1)")])
+    drill.check((1, 12, 4))
+    return drill
+
+
 CASES = {
     "broadcast_3x1_4": lambda: BroadcastExplorer((3, 1), (4,)),
     "broadcast_error": lambda: BroadcastExplorer((2, 3), (4,)),
@@ -37,6 +43,8 @@ CASES = {
     "strides_view_fails": lambda: StrideExplorer((2, 3), "x.t().view(6)"),
     "strides_reshape_copies": lambda: StrideExplorer((2, 3), "x.t().reshape(6)"),
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
+    "stride_drill_hidden": lambda: StrideDrill([((2, 3, 4), "x.permute(2, 0, 1)")]),
+    "stride_drill_revealed": lambda: answered_drill(),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
 }
@@ -79,3 +87,16 @@ def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: 
     svg.label(-20, 5, "long label")
     view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
     assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view
+
+
+def test_stride_drill_hides_the_answer_until_it_is_given() -> None:
+    """Hidden: no strides, no offset, no element values (each is its own slot), no element-to-slot links."""
+    drill = StrideDrill([((3, 4), "x[1:, ::2]")])  # torch: stride (4, 2), storage_offset 4
+    hidden = drill.to_svg()
+    assert "stride ?" in hidden and "(4, 2)" not in hidden and "storage_offset 4" not in hidden
+    assert "data-links" not in hidden
+    elements = [g for g in ET.fromstring(hidden).iter("{http://www.w3.org/2000/svg}g") if g.get("data-key", "").startswith("el:")]
+    assert len(elements) == 4 and all("".join(g.itertext()) == "?" for g in elements)
+    drill.check("4, 2")
+    shown = drill.to_svg()
+    assert "stride (4, 2), storage_offset 4" in shown and 'data-key="el:1,1" data-links="slot:10"' in shown
