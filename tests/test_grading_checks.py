@@ -30,7 +30,29 @@ def torch_scatter_add(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarra
     return torch.from_numpy(x).scatter_add(dim, torch.from_numpy(index), torch.from_numpy(src)).numpy()
 
 
+def torch_storage_index(index: tuple, strides: tuple, offset: int) -> int:
+    """Read element ``index`` of torch's view over a storage of slot numbers: the value is the slot."""
+    shape = tuple(i + 1 for i in index)
+    span = offset + 1 + sum(i * s for i, s in zip(index, strides, strict=True))
+    return int(torch.arange(span).as_strided(shape, strides, offset)[index].item())
+
+
+def torch_permute_meta(shape: tuple, strides: tuple, dims: tuple) -> tuple:
+    view = torch.empty(shape, device="meta").as_strided(shape, strides).permute(dims)
+    return tuple(view.shape), tuple(view.stride())
+
+
+def torch_broadcast_index(index: tuple, out_shape: tuple, in_shape: tuple) -> tuple:
+    """Expand a tensor of its own flat positions, read ``index``, unravel the position."""
+    flat = int(torch.arange(int(np.prod(in_shape))).view(in_shape).expand(out_shape)[index].item())
+    return tuple(int(i) for i in np.unravel_index(flat, in_shape)) if in_shape else ()
+
+
 TORCH_REFERENCES = {
+    "storage_index": torch_storage_index,
+    "contiguous_strides": lambda shape: tuple(torch.empty(shape, device="meta").stride()),  # meta: huge shapes allocate nothing
+    "permute_meta": torch_permute_meta,
+    "broadcast_index": torch_broadcast_index,
     "broadcast_shape": lambda a, b: tuple(torch.broadcast_shapes(a, b)),
     "broadcast_add": lambda a, b: (torch.from_numpy(a) + torch.from_numpy(b)).numpy(),
     "expand_to": lambda x, shape: torch.from_numpy(x).expand(shape).numpy().copy(),
@@ -71,6 +93,36 @@ def test_expand_to_view_strides_agree_with_torch() -> None:
         if case.view_strides is not None:
             x, shape = decode(encode(case.arguments[0])), case.arguments[1]
             assert case.view_strides == torch.from_numpy(x).expand(shape).stride(), case.arguments
+
+
+@pytest.mark.parametrize("name", ["storage_index", "contiguous_strides", "permute_meta", "broadcast_index"])
+def test_tensors_and_views_cases_of_every_kind_agree_with_torch(name: str) -> None:
+    """Unit 01's random cases hold non-contiguous layouts (strides out of order, stride 0, offsets), zero-size
+    dims and refused inputs where the function has them, and torch agrees on each."""
+    task = find_task(name)
+    kinds: set[str] = set()
+    for case in task.arguments(seed=5, random_cases=200):
+        ours, theirs = expected_outcome(task, case), None
+        try:
+            theirs = TORCH_REFERENCES[name](*case)
+        except (RuntimeError, IndexError) as error:
+            theirs = Raised(type(error).__name__, "")
+        if isinstance(ours, Raised):
+            kinds.add(ours.exception)
+            assert isinstance(theirs, Raised) and theirs.exception == ours.exception, case
+            continue
+        assert difference(theirs, ours) is None, (case, ours, theirs)
+        shape = case[0] if name in ("contiguous_strides", "permute_meta") else ()
+        strides = case[1] if name in ("storage_index", "permute_meta") else ()
+        if 0 in shape:
+            kinds.add("zero-size")
+        if strides and (0 in strides or list(strides) != sorted(strides, reverse=True)):
+            kinds.add("strided")
+        if name == "storage_index" and case[2]:
+            kinds.add("offset")
+    expected = {"storage_index": {"strided", "offset"}, "contiguous_strides": {"zero-size"},
+                "permute_meta": {"zero-size", "strided", "RuntimeError", "IndexError"}, "broadcast_index": {"RuntimeError"}}
+    assert kinds == expected[name]
 
 
 @pytest.mark.parametrize("name", ["gather_loops", "scatter_add_loops"])

@@ -137,6 +137,8 @@ FIXED = {
     "permute too few": (lambda m, x: x.permute(0, 1), (2, 3, 4)),
     "permute duplicate": (lambda m, x: x.permute(0, 1, 1), (2, 3, 4)),
     "permute out of range": (lambda m, x: x.permute(0, 1, 3), (2, 3, 4)),
+    "permute repeat before a bad dim": (lambda m, x: x.permute(0, 0, 5), (2, 3, 4)),
+    "permute bad dim before a repeat": (lambda m, x: x.permute(5, 0, 0), (2, 3, 4)),
     "permute 0-d": (lambda m, x: x.permute(()), ()),
     "transpose": (lambda m, x: x.transpose(0, 2), (2, 3, 4)),
     "transpose negative": (lambda m, x: m.transpose(x, -1, -2), (2, 3, 4)),
@@ -213,8 +215,8 @@ def test_view_ops(name: str) -> None:
     check_op(fn, values(shape))
 
 
-@pytest.mark.parametrize("name", ["permute too few", "view of transposed fails", "select out of range",
-                                  "flatten 0-d dim out of range"])
+@pytest.mark.parametrize("name", ["permute too few", "permute repeat before a bad dim", "permute bad dim before a repeat",
+                                  "view of transposed fails", "select out of range", "flatten 0-d dim out of range"])
 def test_view_ops_error_messages(name: str) -> None:
     fn, shape = FIXED[name]
     t, m = pair(values(shape))

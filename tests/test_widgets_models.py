@@ -12,10 +12,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab
-from tensorlab.widgets import BroadcastModel, GraphModel, IndexModel, ReductionModel, StrideModel
+from tensorlab.widgets import (
+    BroadcastModel,
+    GraphModel,
+    IndexModel,
+    ReductionModel,
+    StrideDrill,
+    StrideDrillModel,
+    StrideModel,
+)
 from tensorlab.widgets.broadcast import parse_shape
 from tensorlab.widgets.index import parse_index_expression
 from tensorlab.widgets.reduction import parse_dims
+from tensorlab.widgets.stride_drill import DRILLS, parse_strides
 from tensorlab.widgets.strides import parse_ops
 from tensorlab.widgets.view_or_copy import crossed_boundaries, explain, memory_runs
 
@@ -176,12 +185,69 @@ def test_graph_after_backward_freed_it_says_so() -> None:
     assert not model.steps
 
 
+# --- StrideDrillModel ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("shape", "expression"), DRILLS)
+def test_every_drill_answer_is_torchs_stride(shape, expression) -> None:
+    model = StrideDrillModel(shape, expression)
+    expected = eval(expression, {"x": torch.arange(int(np.prod(shape))).view(shape)})  # fixed, trusted drills
+    assert model.answer == expected.stride()
+    assert f"stride {expected.stride()}, storage_offset {expected.storage_offset()}" in model.explanation()
+    assert not model.revealed
+
+
+def test_a_right_answer_reveals_and_a_wrong_one_hints_without_the_answer() -> None:
+    model = StrideDrillModel((3, 4), "x.t()")  # torch: stride (1, 4)
+    too_short = model.check("4")
+    assert not too_short.correct and "2 strides" in too_short.message and not model.revealed
+    swapped = model.check((4, 1))
+    assert not swapped.correct and "wrong order" in swapped.message and "(1, 4)" not in swapped.message
+    assert "(1, 4)" not in model.check([2, 5]).message
+    right = model.check("1, 4")
+    assert right.correct and model.revealed and [a.correct for a in model.attempts] == [False, False, False, True]
+
+
+def test_show_me_reveals_the_answer() -> None:
+    model = StrideDrillModel((2, 3, 4), "x[:, 1]")
+    verdict = model.reveal()
+    assert model.revealed and not verdict.correct
+    assert str(torch.empty(2, 3, 4)[:, 1].stride()) in verdict.message
+
+
+@pytest.mark.parametrize(("text", "strides"), [("(4, 1)", (4, 1)), ("4, 1", (4, 1)), ("[12, 4, 1]", (12, 4, 1)), ("0", (0,)), ("", ())])
+def test_parse_strides_reads_what_a_learner_types(text, strides) -> None:
+    assert parse_strides(text) == strides
+
+
+@pytest.mark.parametrize("text", ["4; 1", "(4.0, 1)", "x.stride()", "'4, 1'", "__import__('os')"])
+def test_parse_strides_refuses_anything_but_integers(text) -> None:
+    with pytest.raises(ValueError):
+        parse_strides(text)
+
+
+def test_drill_needs_a_view_that_exists() -> None:
+    with pytest.raises(ValueError, match="view size is not compatible"):
+        StrideDrillModel((2, 3), "x.t().view(6)")
+
+
+def test_stride_drill_steps_through_its_drills_and_checks_the_current_one() -> None:
+    drill = StrideDrill([((3, 4), "x.t()"), ((2, 3), "x[:, ::2]")])
+    assert drill.summary().startswith("drill 1/2: x = arange(12).view([3, 4]); y = x.t().")
+    assert "not a" in drill.check("not a stride").message and not drill.model.attempts
+    assert drill.check((1, 4)).correct and drill.summary().startswith("drill 1/2: ✓ Right")
+    drill.go_to(drill.number + 1)
+    assert drill.summary().startswith("drill 2/2:") and not drill.model.revealed
+    assert drill.check(torch.empty(2, 3)[:, ::2].stride()).correct
+    drill.go_to(drill.number + 1)
+    assert drill.number == 0 and not drill.model.revealed  # back to the first, hidden again
+
+
 # --- import cost --------------------------------------------------------------------------------
 def test_widgets_do_not_import_ipywidgets_or_torch_until_displayed() -> None:
     code = (
         "import sys, tensorlab, tensorlab.widgets as w\n"
         "svg = w.BroadcastExplorer((3, 1), (4,))._repr_mimebundle_()['image/svg+xml']\n"
         "w.StrideExplorer((2, 3), 'x.t()').to_svg()\n"
+        "w.StrideDrill().to_svg()\n"
         "x = tensorlab.ones(2, requires_grad=True); w.GraphExplorer((x * x).sum(), {'x': x}).to_svg()\n"
         "assert svg.startswith('<svg')\n"
         "bad = [m for m in ('ipywidgets', 'anywidget', 'torch', 'IPython') if m in sys.modules]\n"

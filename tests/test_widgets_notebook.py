@@ -52,3 +52,16 @@ def test_stride_explorer_view_or_copy_shows_in_a_notebook(tmp_path: Path) -> Non
     assert "dims 0 and 1 cannot merge" in fallback["image/svg+xml"]
     assert "dims 0 and 1 cannot merge" in fallback["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in live
+
+
+@pytest.mark.timeout(120)
+def test_stride_drill_displays_its_question_then_the_live_view(tmp_path: Path) -> None:
+    """The drill of unit 01 leaves the two outputs of every widget; its static picture hides the answer."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from tensorlab.widgets import StrideDrill\nStrideDrill([((3, 4), 'x.t()')])")])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["text/html"].startswith('<div class="tl-fallback" data-tl-fallback="tl-')
+    assert "y.stride() = ?" in fallback["text/plain"] and "stride ?" in fallback["image/svg+xml"]
+    assert "(1, 4)" not in fallback["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -18,6 +18,7 @@ from tensorlab.widgets import (
     GraphExplorer,
     IndexExplorer,
     ReductionExplorer,
+    StrideDrill,
     StrideExplorer,
 )
 from tensorlab.widgets.svg import Svg, text_width
@@ -31,6 +32,12 @@ def graph_explorer(step: int) -> GraphExplorer:
     h = x * w
     loss = (h.exp() + x).sum()
     return GraphExplorer(loss, names={"x": x, "w": w, "h": h, "loss": loss}, step=step)
+
+
+def answered_drill() -> StrideDrill:
+    drill = StrideDrill([((2, 3, 4), "x.permute(2, 0, 1)")])
+    drill.check((1, 12, 4))
+    return drill
 
 
 CASES = {
@@ -51,6 +58,8 @@ CASES = {
     "index_separated_3d": lambda: IndexExplorer((2, 3, 2), "x[[0, 1], :, [1, 0]]"),
     "index_assign_broadcast": lambda: IndexExplorer((2, 3), "x[:, [0, 2]] = v", value_shape=(2, 1)),
     "index_error": lambda: IndexExplorer((2, 3), "x[[0, 1], [0, 1, 2]]"),
+    "stride_drill_hidden": lambda: StrideDrill([((2, 3, 4), "x.permute(2, 0, 1)")]),
+    "stride_drill_revealed": lambda: answered_drill(),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
 }
@@ -122,3 +131,16 @@ def test_view_or_copy_line_names_the_dims_that_cannot_merge() -> None:
                     "stride[1] = 6, not stride[2] * size[2] = 2"]
     plain = ET.fromstring(StrideExplorer((2, 3), "x.reshape(6)").to_svg())
     assert not [element for element in plain.iter() if "tl-why" in element.get("class", "")]
+
+
+def test_stride_drill_hides_the_answer_until_it_is_given() -> None:
+    """Hidden: no strides, no offset, no element values (each is its own slot), no element-to-slot links."""
+    drill = StrideDrill([((3, 4), "x[1:, ::2]")])  # torch: stride (4, 2), storage_offset 4
+    hidden = drill.to_svg()
+    assert "stride ?" in hidden and "(4, 2)" not in hidden and "storage_offset 4" not in hidden
+    assert "data-links" not in hidden
+    elements = [g for g in ET.fromstring(hidden).iter("{http://www.w3.org/2000/svg}g") if g.get("data-key", "").startswith("el:")]
+    assert len(elements) == 4 and all("".join(g.itertext()) == "?" for g in elements)
+    drill.check("4, 2")
+    shown = drill.to_svg()
+    assert "stride (4, 2), storage_offset 4" in shown and 'data-key="el:1,1" data-links="slot:10"' in shown

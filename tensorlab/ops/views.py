@@ -238,10 +238,13 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
             f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
             f"equal to len(dims) = {len(dims)}"
         )
-    wrapped = tuple(_wrap_dim(d, x.ndim) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return wrapped
+    wrapped: list[int] = []
+    for d in dims:  # like torch, one dim at a time: a repeat before a bad dim is reported as a repeat
+        dim = _wrap_dim(d, x.ndim)
+        if dim in wrapped:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        wrapped.append(dim)
+    return tuple(wrapped)
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:

@@ -2,6 +2,7 @@
 
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
+- :class:`StrideDrill`: predict the strides of a view before the picture shows them;
 - :class:`ReductionExplorer`: which input elements each output of a reduction adds up;
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
@@ -20,10 +21,11 @@ from .graph import GraphExplorer, GraphModel
 from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
 from .reduction import ReductionExplorer, ReductionModel
+from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
-    "ReductionExplorer", "ReductionModel", "StrideExplorer", "StrideModel",
+    "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
 ]
