@@ -128,9 +128,9 @@ def accept_dialogs_until(page, condition: str, timeout: float = 90) -> None:
     raise TimeoutError(f"not true after {timeout}s: {condition}")
 
 
-def open_and_run_all(page, url: str, token: str, failure_screenshot: str) -> None:
+def open_and_run_all(page, url: str, token: str, failure_screenshot: str, explorers: int = EXPLORERS_IN_DEMO) -> None:
     """Open the notebook at ``url``, wait for its kernel, run all cells from the Run menu and
-    wait until every explorer has drawn its SVG (a screenshot is saved if that never happens)."""
+    wait until its ``explorers`` have drawn their SVGs (a screenshot is saved if that never happens)."""
     try:
         page.goto(url)
         page.locator(".jp-Notebook").wait_for()
@@ -139,7 +139,7 @@ def open_and_run_all(page, url: str, token: str, failure_screenshot: str) -> Non
             page.get_by_role("menuitem", name="Run", exact=True).click()
             page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
             try:
-                accept_dialogs_until(page, f"document.querySelectorAll('.tl-explorer svg').length >= {EXPLORERS_IN_DEMO}",
+                accept_dialogs_until(page, f"document.querySelectorAll('.tl-explorer svg').length >= {explorers}",
                                      timeout=45)
                 return
             except TimeoutError:
