@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tensorlab
-from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer
+from tensorlab.widgets import BroadcastExplorer, GraphExplorer, StrideExplorer, VersionExplorer
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -27,6 +27,8 @@ def graph_explorer(step: int) -> GraphExplorer:
     return GraphExplorer(loss, names={"x": x, "w": w, "h": h, "loss": loss}, step=step)
 
 
+VERSION_PROGRAM = [("new", "a"), ("view", "b", "a"), ("add_", "b"), ("clone", "c", "a"), ("index_iadd", "a"), ("add", "a", "a")]
+
 CASES = {
     "broadcast_3x1_4": lambda: BroadcastExplorer((3, 1), (4,)),
     "broadcast_error": lambda: BroadcastExplorer((2, 3), (4,)),
@@ -39,6 +41,8 @@ CASES = {
     "strides_expand_3d": lambda: StrideExplorer((2, 2), "x.unsqueeze(0).expand(2, 2, 2)"),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
+    "versions_view_then_rebind": lambda: VersionExplorer(VERSION_PROGRAM),
+    "versions_step2": lambda: VersionExplorer(VERSION_PROGRAM, step=2),
 }
 
 
@@ -79,3 +83,14 @@ def test_picture_grows_to_hold_a_label_on_either_side(anchor: str | None, left: 
     svg.label(-20, 5, "long label")
     view_left, view_top, _width, _height = map(float, ET.fromstring(str(svg)).get("viewBox").split())
     assert (view_left, view_top) == (pytest.approx(min(left, -20)), -7)  # what lies left of or above (0, 0) stays in view
+
+
+def test_version_picture_links_names_to_their_storage() -> None:
+    """Hovering a name lights up its storage and the other names of that storage; the storage its names."""
+    svg = VersionExplorer(VERSION_PROGRAM, step=3).to_svg()
+    root = ET.fromstring(svg)
+    links = {g.get("data-key"): (g.get("data-links") or "").split() for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    assert links["name:b"] == ["storage:0", "name:a"]
+    assert links["storage:0"] == ["name:a", "name:b"]
+    assert links["name:c"] == ["storage:3"]
+    assert "_version 1" in svg and ">3: c = a.clone()</text>" in svg

@@ -160,8 +160,9 @@ def render_svg(model: VersionModel, step: int) -> str:
     y = 16.0
     for number, statement in enumerate(model.steps):
         done = number <= step
-        marker = "▶ " if number == step else "  "
-        svg.label(4, y, f"{marker}{number}: {statement.source}", COLOURS["text"] if done else COLOURS["muted"], 12,
+        if number == step:
+            svg.label(4, y, "▶", COLOURS["highlight"], 12)
+        svg.label(18, y, f"{number}: {statement.source}", COLOURS["text"] if done else COLOURS["muted"], 12,
                   font_weight="bold" if number == step else None, class_="tl-line")
         y += 16
     y += 12

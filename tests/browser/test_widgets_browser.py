@@ -28,3 +28,7 @@ def test_strides_edit_and_hover(notebook_page) -> None:
 
 def test_graph_steps_through_backward(notebook_page) -> None:
     harness.check_graph_steps_through_backward(notebook_page, PREFIX)
+
+
+def test_versions_step_and_hover(notebook_page) -> None:
+    harness.check_versions_step_and_hover(notebook_page, PREFIX)
