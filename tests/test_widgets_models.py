@@ -218,7 +218,7 @@ def test_version_programs_are_checked_before_they_run() -> None:
 def test_version_explorer_clamps_its_step() -> None:
     assert VersionExplorer(PROGRAM, step=99).step == len(PROGRAM) - 1
     assert VersionExplorer(PROGRAM, step=-3).step == 0
-    assert VersionExplorer(PROGRAM).summary().startswith(f"after step {len(PROGRAM)}, b[0] = 5")
+    assert VersionExplorer(PROGRAM).summary().startswith(f"after statement {len(PROGRAM) - 1}, b[0] = 5")
 
 
 # --- import cost --------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ class VersionModel:
         current = self.steps[step]
         parts = [f"storage #{number} (version {current.version_of(number)}): {', '.join(names)}"
                  for number, names in current.storages().items()]
-        return f"after step {step + 1}, {current.source}: " + "; ".join(parts)
+        return f"after statement {step}, {current.source}: " + "; ".join(parts)
 
 
 def render_svg(model: VersionModel, step: int) -> str:
@@ -203,10 +203,10 @@ class VersionExplorer(Explorer):
         return self.model.describe(self.step)
 
     def _controls(self, widgets: Any) -> list:
-        slider = widgets.IntSlider(value=self.step + 1, min=1, max=len(self.model.steps), description="step")
+        slider = widgets.IntSlider(value=self.step, min=0, max=len(self.model.steps) - 1, description="statement")
 
         def update(change: Any) -> None:
-            self.step = int(change["new"]) - 1
+            self.step = int(change["new"])
             self._refresh()
 
         slider.observe(update, names="value")

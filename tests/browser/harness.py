@@ -227,9 +227,9 @@ def check_versions_step_and_hover(page, prefix: str) -> None:
     widget.locator('[data-key="storage:5"]').wait_for()  # a = a + 1 gave a a new storage
     handle = widget.locator(".widget-slider .noUi-handle")
     handle.focus()
-    for _ in range(3):  # back to step 3, b.add_(1): before the clone and the rebinding
+    for _ in range(3):  # back to statement 2, b.add_(1): before the clone and the rebinding
         handle.press("ArrowLeft")
-    widget.locator(".tl-info", has_text="after step 3, b.add_(1)").wait_for()
+    widget.locator(".tl-info", has_text="after statement 2, b.add_(1)").wait_for()
     assert widget.locator('[data-key="storage:5"]').count() == 0
     hover_and_check(widget, "name:a", "name:b", "a: storage #0, _version 1, shares it with b")
     widget.screenshot(path=str(ARTIFACTS / f"{prefix}versions-step3.png"))

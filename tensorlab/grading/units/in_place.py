@@ -114,6 +114,7 @@ def relu_backward_reference(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
 
     x = tensorlab.tensor(out, requires_grad=True)
     x.relu().backward(tensorlab.tensor(grad))
+    assert x.grad is not None  # x is a leaf that requires grad: backward filled it in
     return np.asarray(x.grad.numpy().copy())
 
 
