@@ -348,6 +348,11 @@ class Tensor(_NamedMethods):
 
     @property
     def data(self) -> Tensor:
+        """The values without their history, like ``detach()``.
+
+        Differs from torch on purpose: torch gives ``x.data`` its own version counter, so autograd
+        cannot see writes through it; tensorlab keeps one counter per storage, so it can.
+        """
         return self.detach()
 
     @data.setter

@@ -20,6 +20,7 @@ from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
 from tensorlab.grading.check import check_cells
 from tensorlab.grading.plain import NotPlainData, decode, encode, keeps_layout
 from tensorlab.grading.tasks import expected_outcome
+from tensorlab.widgets.versions import run_program
 
 
 def torch_gather(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -48,6 +49,19 @@ def torch_broadcast_index(index: tuple, out_shape: tuple, in_shape: tuple) -> tu
     return tuple(int(i) for i in np.unravel_index(flat, in_shape)) if in_shape else ()
 
 
+def torch_relu_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    x = torch.tensor(out, requires_grad=True)
+    x.relu().backward(torch.tensor(grad))
+    return x.grad.numpy()
+
+
+def torch_overlapping_pairs(tensors: list[tuple[str, int, tuple[int, ...], tuple[int, ...]]]) -> list[tuple[int, int]]:
+    """torch reads the slots: as_strided over an arange storage gives each element's slot number."""
+    slots = [set(torch.arange(100).as_strided(shape, strides, offset).flatten().tolist()) for _, offset, shape, strides in tensors]
+    return [(i, j) for i in range(len(tensors)) for j in range(i + 1, len(tensors))
+            if tensors[i][0] == tensors[j][0] and slots[i] & slots[j]]
+
+
 TORCH_REFERENCES = {
     "storage_index": torch_storage_index,
     "contiguous_strides": lambda shape: tuple(torch.empty(shape, device="meta").stride()),  # meta: huge shapes allocate nothing
@@ -66,6 +80,10 @@ TORCH_REFERENCES = {
     "softmax": lambda x, dim: torch.softmax(torch.from_numpy(x), dim).numpy(),
     "argmax": lambda x, dim, keepdim: torch.argmax(torch.from_numpy(x), dim, keepdim=keepdim).numpy(),
     "sum_to_shape": lambda g, shape: torch.from_numpy(g).sum_to_size(shape).numpy().copy() if shape else np.asarray(g.sum()),
+    "track_versions": lambda program: run_program(program, torch)[-1] if program else {},
+    "relu_forward_": lambda x: torch.tensor(x).relu_().numpy(),
+    "relu_backward": torch_relu_backward,
+    "overlapping_pairs": torch_overlapping_pairs,
 }
 
 
@@ -517,3 +535,31 @@ def test_reshape_and_view_cases_cover_views_failures_and_empties(name: str) -> N
     outcomes = [expected_outcome(task, case) for case in cases]
     assert sum(isinstance(o, Raised) or o is None for o in outcomes) >= 2
     assert sum(not (isinstance(o, Raised) or o is None) for o in outcomes) >= 10
+
+
+def test_in_place_cases_of_every_kind_agree_with_torch() -> None:
+    """relu_forward_'s cases hold NaN, infinities, ints, zero-size dims and non-contiguous views; torch agrees on each."""
+    task = find_task("relu_forward_")
+    kinds: set[str] = set()
+    for (x,) in task.arguments(seed=5, random_cases=200):
+        kinds |= {kind for kind, present in [("nan", x.dtype.kind == "f" and bool(np.isnan(x).any())),
+                                              ("inf", x.dtype.kind == "f" and bool(np.isinf(x).any())),
+                                              ("int", x.dtype.kind == "i"), ("zero-size", x.size == 0),
+                                              ("strided", keeps_layout(x))] if present}
+        assert difference(TORCH_REFERENCES["relu_forward_"](x), expected_outcome(task, (x,))) is None, x
+    assert kinds == {"nan", "inf", "int", "zero-size", "strided"}
+
+
+def test_track_versions_agrees_with_torch_after_every_statement() -> None:
+    """Not only the end: every prefix of every program gives torch's storages and versions."""
+    task = find_task("track_versions")
+    for (program,) in task.arguments(seed=7, random_cases=40):
+        assert run_program(program, torch) == run_program(program), program
+
+
+def test_relu_forward_view_strides_are_the_arrival_strides() -> None:
+    """The strides relu_forward_ must keep are those x has in the sandbox (also for size 0 and 0-d)."""
+    task = find_task("relu_forward_")
+    for case in task.cases(seed=3, random_cases=60):
+        x = decode(encode(case.arguments[0]))
+        assert case.view_strides == tuple(stride // x.itemsize for stride in x.strides), case.arguments

@@ -20,12 +20,15 @@ from tensorlab.widgets import (
     StrideDrill,
     StrideDrillModel,
     StrideModel,
+    VersionExplorer,
+    VersionModel,
 )
 from tensorlab.widgets.broadcast import parse_shape
 from tensorlab.widgets.index import parse_index_expression
 from tensorlab.widgets.reduction import parse_dims
 from tensorlab.widgets.stride_drill import DRILLS, parse_strides
 from tensorlab.widgets.strides import parse_ops
+from tensorlab.widgets.versions import STATEMENTS, run_program, source_of
 from tensorlab.widgets.view_or_copy import crossed_boundaries, explain, memory_runs
 
 shapes = st.lists(st.integers(1, 3), max_size=4).map(tuple)
@@ -241,6 +244,53 @@ def test_stride_drill_steps_through_its_drills_and_checks_the_current_one() -> N
     assert drill.number == 0 and not drill.model.revealed  # back to the first, hidden again
 
 
+# --- VersionModel -------------------------------------------------------------------------------
+PROGRAM = [("new", "a"), ("view", "b", "a"), ("add_", "b"), ("detach", "d", "a"), ("clone", "c", "a"),
+           ("index_iadd", "a"), ("copy_", "c", "d"), ("add", "a", "a"), ("iadd", "a"), ("setitem", "b")]
+
+
+def test_version_model_agrees_with_torch_after_every_statement() -> None:
+    """Storage sharing and _version, step by step, as torch has them (torch's version counter is
+    per tensor family, tensorlab's per storage: for these statements they must agree)."""
+    assert run_program(PROGRAM, torch) == run_program(PROGRAM, tensorlab)
+    model = VersionModel(PROGRAM)
+    assert [step.state for step in model.steps] == run_program(PROGRAM, torch)
+
+
+@given(st.lists(st.tuples(st.sampled_from(sorted(STATEMENTS)), st.sampled_from("ab"), st.sampled_from("ab")),
+                min_size=1, max_size=8))
+def test_any_program_agrees_with_torch(statements: list[tuple[str, str, str]]) -> None:
+    program = [("new", "a"), ("new", "b")] + [(kind, target, source)[:1 + STATEMENTS[kind][0]]
+                                               for kind, target, source in statements]
+    assert run_program(program, tensorlab) == run_program(program, torch)
+
+
+def test_version_model_names_storages_by_the_statement_that_allocated_them() -> None:
+    step = VersionModel(PROGRAM).steps[7]  # after a = a + 1
+    assert step.source == "a = a + 1"
+    assert step.storages() == {7: ["a"], 0: ["b", "d"], 4: ["c"]}
+    assert step.version_of(0) == 3  # b.add_(1) once, a[0] += 1 twice
+    assert "storage #0 (version 3): b, d" in VersionModel(PROGRAM).describe(7)
+
+
+def test_version_programs_are_checked_before_they_run() -> None:
+    assert source_of(("copy_", "a", "b")) == "a.copy_(b)"
+    with pytest.raises(ValueError, match="unknown statement"):
+        VersionModel([("new", "a"), ("exec", "a")])
+    with pytest.raises(ValueError, match="takes 2 name"):
+        VersionModel([("new", "a"), ("view", "b")])
+    with pytest.raises(ValueError, match="used before it is assigned"):
+        VersionModel([("new", "a"), ("add_", "b")])
+    with pytest.raises(ValueError, match="at least one statement"):
+        VersionModel([])
+
+
+def test_version_explorer_clamps_its_step() -> None:
+    assert VersionExplorer(PROGRAM, step=99).step == len(PROGRAM) - 1
+    assert VersionExplorer(PROGRAM, step=-3).step == 0
+    assert VersionExplorer(PROGRAM).summary().startswith(f"after statement {len(PROGRAM) - 1}, b[0] = 5")
+
+
 # --- import cost --------------------------------------------------------------------------------
 def test_widgets_do_not_import_ipywidgets_or_torch_until_displayed() -> None:
     code = (
@@ -249,6 +299,7 @@ def test_widgets_do_not_import_ipywidgets_or_torch_until_displayed() -> None:
         "w.StrideExplorer((2, 3), 'x.t()').to_svg()\n"
         "w.StrideDrill().to_svg()\n"
         "x = tensorlab.ones(2, requires_grad=True); w.GraphExplorer((x * x).sum(), {'x': x}).to_svg()\n"
+        "w.VersionExplorer([('new', 'a'), ('view', 'b', 'a'), ('add_', 'b')]).to_svg()\n"
         "assert svg.startswith('<svg')\n"
         "bad = [m for m in ('ipywidgets', 'anywidget', 'torch', 'IPython') if m in sys.modules]\n"
         "assert not bad, bad\n"

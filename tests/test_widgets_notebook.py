@@ -10,7 +10,8 @@ import pytest
 from nbclient import NotebookClient
 
 DEMO = Path(__file__).resolve().parent.parent / "notebooks" / "widgets-demo.ipynb"
-WIDGETS_IN_DEMO = 5  # four explorers and a quiz
+EXPLORERS_IN_DEMO = 5
+WIDGETS_IN_DEMO = EXPLORERS_IN_DEMO + 1  # the explorers and a quiz
 
 
 @pytest.mark.timeout(180)
@@ -25,7 +26,7 @@ def test_demo_notebook_executes_with_nbclient(tmp_path: Path) -> None:
         assert fallback["text/html"].startswith('<div class="tl-fallback" data-tl-fallback="tl-')
         assert "application/vnd.jupyter.widget-view+json" not in fallback  # so nbconvert cannot prefer it
         assert "application/vnd.jupyter.widget-view+json" in live
-    explorers = [cell.outputs[0]["data"] for cell in widget_cells[:4]]
+    explorers = [cell.outputs[0]["data"] for cell in widget_cells[:EXPLORERS_IN_DEMO]]
     assert all(data["image/svg+xml"].startswith("<svg") and "<svg" in data["text/html"] for data in explorers)
 
 

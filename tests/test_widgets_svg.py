@@ -20,6 +20,7 @@ from tensorlab.widgets import (
     ReductionExplorer,
     StrideDrill,
     StrideExplorer,
+    VersionExplorer,
 )
 from tensorlab.widgets.svg import Svg, text_width
 
@@ -39,6 +40,8 @@ def answered_drill() -> StrideDrill:
     drill.check((1, 12, 4))
     return drill
 
+
+VERSION_PROGRAM = [("new", "a"), ("view", "b", "a"), ("add_", "b"), ("clone", "c", "a"), ("index_iadd", "a"), ("add", "a", "a")]
 
 CASES = {
     "broadcast_3x1_4": lambda: BroadcastExplorer((3, 1), (4,)),
@@ -62,6 +65,8 @@ CASES = {
     "stride_drill_revealed": lambda: answered_drill(),
     "graph_step0": lambda: graph_explorer(0),
     "graph_step3": lambda: graph_explorer(3),
+    "versions_view_then_rebind": lambda: VersionExplorer(VERSION_PROGRAM),
+    "versions_step2": lambda: VersionExplorer(VERSION_PROGRAM, step=2),
 }
 
 
@@ -144,3 +149,14 @@ def test_stride_drill_hides_the_answer_until_it_is_given() -> None:
     drill.check("4, 2")
     shown = drill.to_svg()
     assert "stride (4, 2), storage_offset 4" in shown and 'data-key="el:1,1" data-links="slot:10"' in shown
+
+
+def test_version_picture_links_names_to_their_storage() -> None:
+    """Hovering a name lights up its storage and the other names of that storage; the storage its names."""
+    svg = VersionExplorer(VERSION_PROGRAM, step=3).to_svg()
+    root = ET.fromstring(svg)
+    links = {g.get("data-key"): (g.get("data-links") or "").split() for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    assert links["name:b"] == ["storage:0", "name:a"]
+    assert links["storage:0"] == ["name:a", "name:b"]
+    assert links["name:c"] == ["storage:3"]
+    assert "_version 1" in svg and ">3: c = a.clone()</text>" in svg

@@ -3,6 +3,7 @@
 - :class:`BroadcastExplorer`: how shapes align, stretch and combine (also matmul's batch rule);
 - :class:`StrideExplorer`: how view ops change shape, strides and offset over one storage;
 - :class:`StrideDrill`: predict the strides of a view before the picture shows them;
+- :class:`VersionExplorer`: tensors sharing a storage, and its version counter, statement by statement;
 - :class:`ReductionExplorer`: which input elements each output of a reduction adds up;
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
@@ -23,9 +24,11 @@ from .join import JoinExplorer, JoinModel
 from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
+from .versions import VersionExplorer, VersionModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
+    "VersionExplorer", "VersionModel",
 ]

@@ -27,8 +27,8 @@ DEMO = REPO_ROOT / "notebooks" / "widgets-demo.ipynb"
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-EXPLORERS_IN_DEMO = 4
-WIDGETS_IN_DEMO = 5  # the explorers and a quiz, each with a static fallback the live view hides
+EXPLORERS_IN_DEMO = 5
+WIDGETS_IN_DEMO = EXPLORERS_IN_DEMO + 1  # the explorers and a quiz, each with a static fallback the live view hides
 # JS: every widget's static fallback is on the page, and hidden (its live view has replaced it).
 FALLBACKS_HIDDEN = f"""() => {{
     const fallbacks = [...document.querySelectorAll('.tl-fallback')];
@@ -151,7 +151,7 @@ def open_and_run_all(page, url: str, token: str, failure_screenshot: str, explor
 
 
 def explorer(page, index: int):
-    """The ``index``-th explorer on the page (0 broadcast, 1 strides, 2 graph, 3 reduction)."""
+    """The ``index``-th explorer on the page (0 broadcast, 1 strides, 2 graph, 3 reduction, 4 versions)."""
     return page.locator(".jp-OutputArea-output").filter(has=page.locator(".tl-explorer")).nth(index)
 
 
@@ -229,3 +229,18 @@ def check_reduction_hover_and_edit(page, prefix: str) -> None:
     widget.locator(".tl-outcome", has_text="torch.Size([2, 1, 4])").wait_for()
     hover_and_check(widget, "x:1,2,3", "out:1,0,3", "is added into out[1,0,3]")
     widget.screenshot(path=str(ARTIFACTS / f"{prefix}reduction-hover.png"))
+
+
+def check_versions_step_and_hover(page, prefix: str) -> None:
+    """Hovering a name marks its storage and the names aliasing it; the slider steps back in time."""
+    widget = explorer(page, 4)
+    hover_and_check(widget, "name:b", "storage:0", "b: storage #0, _version 3")
+    widget.locator('[data-key="storage:5"]').wait_for()  # a = a + 1 gave a a new storage
+    handle = widget.locator(".widget-slider .noUi-handle")
+    handle.focus()
+    for _ in range(3):  # back to statement 2, b.add_(1): before the clone and the rebinding
+        handle.press("ArrowLeft")
+    widget.locator(".tl-info", has_text="after statement 2, b.add_(1)").wait_for()
+    assert widget.locator('[data-key="storage:5"]').count() == 0
+    hover_and_check(widget, "name:a", "name:b", "a: storage #0, _version 1, shares it with b")
+    widget.screenshot(path=str(ARTIFACTS / f"{prefix}versions-step3.png"))

@@ -41,3 +41,7 @@ def test_strides_view_or_copy(notebook_page) -> None:
     widget.locator(".tl-why", has_text="dims 0 and 1 cannot merge").wait_for()
     harness.hover_and_check(widget, "el:1", "slot:1", "storage[1]")
     widget.screenshot(path=str(harness.ARTIFACTS / "strides-view-or-copy.png"))
+
+
+def test_versions_step_and_hover(notebook_page) -> None:
+    harness.check_versions_step_and_hover(notebook_page, PREFIX)
