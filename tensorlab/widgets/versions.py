@@ -103,7 +103,9 @@ def _storage_key(tensor: Any) -> int:
 def run_program(program: Sequence[Sequence[str]], lib: ModuleType | None = None) -> list[State]:
     """Run ``program`` in ``lib`` (tensorlab by default); the state of every name after each statement."""
     if lib is None:
-        import tensorlab as lib
+        import tensorlab
+
+        lib = tensorlab
     for statement in program:
         source_of(statement)  # refuses unknown statements before anything runs
     tensors: dict[str, Any] = {}
