@@ -18,7 +18,7 @@ from autograder.spec import Exercise, Graded
 from autograder.verify import exercise_cases, judge, run_in_sandbox
 from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
 from tensorlab.grading.check import check_cells
-from tensorlab.grading.plain import NotPlainData, decode, encode, keeps_layout
+from tensorlab.grading.plain import NotPlainData, decode, element_strides, encode, keeps_layout
 from tensorlab.grading.tasks import expected_outcome
 from tensorlab.widgets.versions import run_program
 
@@ -563,3 +563,11 @@ def test_relu_forward_view_strides_are_the_arrival_strides() -> None:
     for case in task.cases(seed=3, random_cases=60):
         x = decode(encode(case.arguments[0]))
         assert case.view_strides == tuple(stride // x.itemsize for stride in x.strides), case.arguments
+
+
+@pytest.mark.parametrize("array", [np.zeros((0, 3)), np.zeros((2, 0, 4)), np.zeros(()), np.arange(12.0).reshape(3, 4).T,
+                                   np.arange(12.0).reshape(3, 4)[:, ::2], np.zeros((3, 0))[::2]])
+def test_element_strides_are_the_strides_an_array_arrives_with(array: np.ndarray) -> None:
+    """What a view task compares against must be what the sandbox really gets (empty arrays included)."""
+    arrived = decode(encode(array))
+    assert element_strides(array) == tuple(stride // arrived.itemsize for stride in arrived.strides)

@@ -289,3 +289,15 @@ def test_nonzero_random(shape: tuple, data: st.DataObject) -> None:
     check_op(lambda m, x: m.nonzero(x), a)
     check_op(lambda m, x: m.nonzero(x, as_tuple=True), a)
     check_op(lambda m, x: m.where(x != 0), a)
+
+
+@pytest.mark.parametrize("index", [0, -1, (1, 2), (0, ..., 1)])
+def test_an_element_indexed_in_place_writes_through_and_counts_versions(index) -> None:
+    """``x[i] += 1`` on every element kind of index: the value lands in x, and _version moves as torch's."""
+    results = {}
+    for lib in (torch, tl):
+        x = lib.arange(6.0).reshape(2, 3) if isinstance(index, tuple) else lib.arange(3.0)
+        x[index] += 1
+        x.select(0, 0).add_(10)
+        results[lib.__name__] = (x.tolist(), x._version)
+    assert results["tensorlab"] == results["torch"]

@@ -40,6 +40,8 @@ def forward_only(function: type[Function], x: Tensor, *args: Any) -> Tensor:
 def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
     """``x[items]`` (ints, slices, None, ...: already checked) as a view with ``layout``, its array from NumPy."""
     shape, strides, offset = layout
+    if not any(item is Ellipsis for item in items):  # x[0] of a 1-d array is a NumPy scalar, x[0, ...] a 0-d view
+        items = (*items, Ellipsis)
     return x._view(shape, strides, offset, data=x._data[items])
 
 

@@ -74,7 +74,8 @@ def element_strides(array: np.ndarray) -> tuple[int, ...]:
     """The strides, in elements, that ``array`` has after a trip through encode and decode."""
     if keeps_layout(array):
         return tuple(stride // array.itemsize for stride in array.strides)
-    return tuple(stride // array.itemsize for stride in np.empty(array.shape, array.dtype).strides)
+    # decode reshapes a flat buffer: the strides of that reshape (NumPy gives a fresh empty array zero strides)
+    return tuple(stride // array.itemsize for stride in np.empty(array.size, array.dtype).reshape(array.shape).strides)
 
 
 def encode_array(array: np.ndarray) -> dict:
