@@ -135,11 +135,12 @@ class ForbiddenFunctions:
         return forbidden
 
     def apply(self) -> None:
-        for name in list(self.pending):
+        # Take the names to replace off the list first: reading a ufunc's docstring imports, which
+        # calls apply again, and that call must not see them still pending.
+        ready = [name for name in self.pending if name.split(".")[0] in sys.modules]
+        self.pending = [name for name in self.pending if name not in ready]
+        for name in ready:
             root, *path = name.split(".")
-            if root not in sys.modules:
-                continue
-            self.pending.remove(name)
             owner: Any = sys.modules[root]
             for part in path[:-1]:
                 owner = getattr(owner, part, None)

@@ -221,3 +221,13 @@ def test_ranks_that_cannot_connect_are_relaunched_then_reported() -> None:
         run(rank_and_size, 2, backend="no_such_backend", timeout=10)
     assert len([w for w in caught if "could not connect" in str(w.message)]) == 2  # three attempts in all
     assert not multiprocessing.active_children()
+
+
+def big_sum(rank: int, world_size: int) -> tuple[float, int]:
+    return float(torch.ones(2**21).sum()), torch.get_num_threads()
+
+
+def test_ranks_compute_after_the_parent_used_its_thread_pool() -> None:
+    """torch's intra-op pool started in the parent is never entered in a forked rank (it would hang)."""
+    torch.ones(2**22).exp().sum()  # the parent's pool is running now
+    assert run(big_sum, 2, timeout=30) == [(2.0**21, 1), (2.0**21, 1)]

@@ -43,9 +43,14 @@ def free_port() -> int:
 def _rank_main(rank: int, world_size: int, port: int, fn: Callable[..., Any], args: tuple,
                results: Any, timeout: float, backend: str | None) -> None:
     """One process: the environment torchrun would set, the process group, the call, the result."""
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), OMP_NUM_THREADS="1",
                       LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size), LOCAL_WORLD_SIZE=str(world_size))
+    import torch
     import torch.distributed as dist
+
+    # One intra-op thread per rank, as torchrun sets for several ranks on one machine: N ranks share the
+    # cores, and a thread pool the parent started before the fork must never be entered in the child.
+    torch.set_num_threads(1)
 
     stage = "rendezvous"
     try:
