@@ -17,7 +17,7 @@ from typing import Any
 from .fallback import fallback_html, hider, new_fallback_id, show
 from .svg import FONT_FAMILY
 
-__all__ = ["Explorer"]
+__all__ = ["Explorer", "ModelExplorer"]
 
 
 class Explorer:
@@ -71,3 +71,22 @@ class Explorer:
     def _ipython_display_(self) -> None:
         """In a notebook: the static picture, then (in a live kernel) the widget that replaces it."""
         show(self._repr_mimebundle_(), self.widget)
+
+
+class ModelExplorer(Explorer):
+    """An explorer drawn from one model: ``render(model)`` makes the picture and ``model.describe()``
+    the info line, unless a control holds a typing mistake (``problem``), which is shown instead."""
+
+    model: Any
+    problem: str = ""
+
+    @staticmethod
+    def render(model: Any) -> str:
+        """The picture of ``model`` (each explorer sets its module's ``render_svg``)."""
+        raise NotImplementedError
+
+    def to_svg(self) -> str:
+        return self.render(self.model)
+
+    def summary(self) -> str:
+        return self.problem or self.model.describe()

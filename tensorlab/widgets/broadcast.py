@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..ops.broadcasting import broadcast_pair, broadcast_shapes
-from .base import Explorer
+from .base import ModelExplorer
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour
 
 __all__ = ["BroadcastExplorer", "BroadcastModel", "parse_shape"]
@@ -263,8 +263,10 @@ def render_svg(model: BroadcastModel) -> str:
     return str(svg)
 
 
-class BroadcastExplorer(Explorer):
+class BroadcastExplorer(ModelExplorer):
     """``BroadcastExplorer((3, 1), (4,))``, or ``matmul=True`` for ``a @ b``; shapes may be strings."""
+
+    render = staticmethod(render_svg)
 
     def __init__(self, *shapes: Sequence[int] | str, matmul: bool = False) -> None:
         if not shapes:
@@ -272,12 +274,6 @@ class BroadcastExplorer(Explorer):
         self.texts = [s if isinstance(s, str) else ", ".join(str(i) for i in s) for s in shapes]
         self.model = BroadcastModel([parse_shape(t) if isinstance(t, str) else t for t in shapes], matmul)
         self.problem = ""  # a typing mistake in a control, shown instead of the model's summary
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         boxes = [

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Explorer
+from .base import ModelExplorer
 from .broadcast import parse_shape
 from .grid import Index, draw_grid, indices, key
 from .svg import COLOURS, GAP, Svg, operand_colour
@@ -194,21 +194,17 @@ def render_svg(model: GatherModel) -> str:
     return str(svg)
 
 
-class GatherExplorer(Explorer):
+class GatherExplorer(ModelExplorer):
     """``GatherExplorer("gather", (3, 4), 1, [[0, 0], [2, 1], [3, 3]])``, or ``"scatter"`` /
     ``"scatter_add"`` with the shape of ``self``: the op, a shape, dim and the index as nested lists."""
+
+    render = staticmethod(render_svg)
 
     def __init__(self, op: str = "gather", shape: Sequence[int] = (3, 4), dim: int = 1,
                  index: Any = ((0, 0), (2, 1), (3, 3))) -> None:
         self.index_text = str([list(map(int, row)) if isinstance(row, (list, tuple)) else int(row) for row in index])
         self.model = GatherModel(op, shape, dim, index)
         self.problem = ""  # a typing mistake in a control, shown instead of the model's summary
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         model = self.model

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Explorer
+from .base import ModelExplorer
 from .strides import _grid_position, _literal
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour, text_width
 
@@ -231,22 +231,18 @@ def render_svg(model: IndexModel) -> str:
     return str(svg)
 
 
-class IndexExplorer(Explorer):
+class IndexExplorer(ModelExplorer):
     """``IndexExplorer((2, 3), "x[:, [0, 2]]")``; ``IndexExplorer((2, 3), "x[0] = v", value_shape=(3,))``.
 
     Hover an element of the result: the element of x it came from lights up (for an assignment,
     the element of v that was written there).
     """
 
+    render = staticmethod(render_svg)
+
     def __init__(self, shape: Sequence[int] = (2, 3), expression: str = "x[0]", value_shape: Sequence[int] | None = None) -> None:
         self.model = IndexModel(shape, expression, value_shape)
         self.problem = ""
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         from .broadcast import parse_shape

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Explorer
+from .base import ModelExplorer
 from .broadcast import parse_shape
 from .grid import Index, block_size, draw_grid, indices, key
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour
@@ -208,20 +208,16 @@ def render_svg(model: JoinModel) -> str:
     return str(svg)
 
 
-class JoinExplorer(Explorer):
+class JoinExplorer(ModelExplorer):
     """``JoinExplorer("cat", [(2, 3), (1, 3)], dim=0)``, ``JoinExplorer("chunk", [(6, 2)], 4)``,
     ``JoinExplorer("unbind", [(2, 3)], dim=1)``: the op, the input shapes, split's size(s) or chunk's count, dim."""
+
+    render = staticmethod(render_svg)
 
     def __init__(self, op: str = "cat", shapes: Sequence[Sequence[int]] = ((2, 3), (1, 3)),
                  argument: int | Sequence[int] | None = None, dim: int = 0) -> None:
         self.model = JoinModel(op, shapes, argument, dim)
         self.problem = ""  # a typing mistake in a control, shown instead of the model's summary
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         model = self.model

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..ops.reduction import kept_shape, normalize_dims
-from .base import Explorer
+from .base import ModelExplorer
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour, text_width
 
 __all__ = ["ReductionExplorer", "ReductionModel", "parse_dims"]
@@ -184,12 +184,14 @@ def render_svg(model: ReductionModel) -> str:
     return str(svg)
 
 
-class ReductionExplorer(Explorer):
+class ReductionExplorer(ModelExplorer):
     """``ReductionExplorer((2, 3, 4), [0, 2], keepdim=True)``: hover an output element, its inputs light up.
 
     ``x`` is ``arange`` of the shape (each value is its position in row-major order), so every
     output value is the sum of the values that light up.
     """
+
+    render = staticmethod(render_svg)
 
     def __init__(self, shape: Sequence[int] | str = (2, 3), dims: int | Sequence[int] | str | None = 1,
                  keepdim: bool = False) -> None:
@@ -199,12 +201,6 @@ class ReductionExplorer(Explorer):
         dims = parse_dims(dims) if isinstance(dims, str) else dims
         self.model = ReductionModel(shape, dims, keepdim)
         self.problem = ""  # a typing mistake in a control, shown instead of the model's summary
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         from .broadcast import parse_shape

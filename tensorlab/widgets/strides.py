@@ -23,7 +23,7 @@ import numpy as np
 
 from .._creation import arange
 from .._storage import storage_positions
-from .base import Explorer
+from .base import ModelExplorer
 from .svg import CELL, COLOURS, GAP, Svg, operand_colour
 from .view_or_copy import explain
 
@@ -258,18 +258,14 @@ def render_svg(model: StrideModel) -> str:
     return str(svg)
 
 
-class StrideExplorer(Explorer):
+class StrideExplorer(ModelExplorer):
     """``StrideExplorer((2, 3), "x.t()")``: a base shape and a chain of view ops, both editable."""
+
+    render = staticmethod(render_svg)
 
     def __init__(self, shape: Sequence[int] = (2, 3), expression: str = "x") -> None:
         self.model = StrideModel(shape, expression)
         self.problem = ""
-
-    def to_svg(self) -> str:
-        return render_svg(self.model)
-
-    def summary(self) -> str:
-        return self.problem or self.model.describe()
 
     def _controls(self, widgets: Any) -> list:
         from .broadcast import parse_shape
