@@ -189,9 +189,11 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
         except BaseException:
             pass
     function = namespace.get(job["function"])
+    guard = mask_index_guard(forbidden.called) if job.get("no_mask_indexing") else None
     for case in job["cases"]:
         arguments = plain.decode(case)
         untouched = copy.deepcopy(arguments)
+        given = [guard(argument) for argument in arguments] if guard else arguments
         started = (time.perf_counter(), time.process_time())
         seconds = None
         with warnings.catch_warnings():
@@ -199,8 +201,10 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
             try:
                 if function is None:
                     raise NameError(f"name {job['function']!r} is not defined")
-                result = function(*arguments)
+                result = function(*given)
                 seconds = seconds_spent(started)
+                if guard:
+                    result = unguarded(result)
                 line = {"value": plain.encode(result)}
                 if job.get("view_of") is not None:
                     line["view"] = view_facts(result, arguments[job["view_of"]])
@@ -218,6 +222,48 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+def mask_index_guard(caught: list[str]) -> Any:
+    """For an exercise that asks for ``x[mask]`` to be built by hand: array arguments arrive as an
+    ndarray subclass that refuses a boolean array as a subscript (reading or assigning). Views,
+    reshapes and ufunc results of them keep the subclass, so ``x.reshape(-1)[mask.ravel()]`` is
+    refused too; the attempt is recorded like a forbidden call."""
+    import numpy as np
+
+    def refuse_masks(index: Any) -> None:
+        for entry in index if isinstance(index, tuple) else (index,):
+            if (isinstance(entry, np.ndarray) and entry.dtype == bool) or (
+                    isinstance(entry, list) and entry and all(isinstance(item, bool) for item in entry)):
+                caught.append("boolean-mask indexing")
+                raise ForbiddenCall("indexing with a boolean mask is what this exercise asks you to write yourself")
+
+    class MaskFreeArray(np.ndarray):
+        def __getitem__(self, index: Any) -> Any:
+            refuse_masks(index)
+            return super().__getitem__(index)
+
+        def __setitem__(self, index: Any, value: Any) -> None:
+            refuse_masks(index)
+            super().__setitem__(index, value)
+
+    def guard(argument: Any) -> Any:
+        return argument.view(MaskFreeArray) if type(argument) is np.ndarray else argument
+
+    return guard
+
+
+def unguarded(value: Any) -> Any:
+    """A result as a plain ndarray again (the guard's subclass must not reach the comparison)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        return value.view(np.ndarray)
+    if isinstance(value, tuple):
+        return tuple(unguarded(item) for item in value)
+    if isinstance(value, list):
+        return [unguarded(item) for item in value]
+    return value
 
 
 def seconds_spent(started: tuple[float, float]) -> float:

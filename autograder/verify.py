@@ -85,7 +85,8 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
             "functions": [
                 {"function": graded.name, "cases": [plain.encode(case.arguments) for case in cases],
                  "statements": statements_used(program, graded.name),
-                 "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of}
+                 "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of,
+                 "no_mask_indexing": graded.task.no_mask_indexing}
                 for graded, cases in jobs
             ],
             "reference": reference_packages(jobs),

@@ -70,6 +70,7 @@ class Task:
     timed_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
     accept: Callable[[Arguments, Any, Any], str | None] | None = None  # (case, expected, got) -> problem
     only: tuple[str, ...] | None = None  # when set: the only attributes and builtins it may use (the puzzles)
+    no_mask_indexing: bool = False  # array arguments refuse a boolean array as a subscript (x[mask] by hand)
 
     def arguments(self, seed: int, random_cases: int) -> list[Arguments]:
         """The examples, the clause cases, then ``random_cases`` random cases drawn from ``seed`` (and the name)."""
