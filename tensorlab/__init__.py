@@ -82,6 +82,7 @@ from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
+from .ops.sorting import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403

@@ -29,6 +29,7 @@ from .ops import (
     linalg,
     movement,
     reduction,
+    sorting,
     unary_math,
     variance,
     views,
@@ -223,6 +224,11 @@ class ReductionMethods:
     amin = extrema.amin
     argmax = extrema.argmax
     argmin = extrema.argmin
+    sort = sorting.sort
+    argsort = sorting.argsort
+    msort = sorting.msort
+    topk = sorting.topk
+    kthvalue = sorting.kthvalue
     var = variance.var
     std = variance.std
     logsumexp = reduction.logsumexp
