@@ -134,11 +134,9 @@ class Progress:
 
 def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: float | None = None,
               force: bool = False, stream: TextIO = sys.stderr) -> AutogradeSummary:
-    from nbgrader.api import Gradebook
-
     started = time.perf_counter()
     seed = course.secret_seed
-    with Gradebook(course.db_url) as gradebook:
+    with course.gradebook() as gradebook:
         released = {assignment.name for assignment in gradebook.assignments}
         for assignment in assignments:
             if assignment not in released:
