@@ -46,6 +46,9 @@ from ._dtype import (
 )
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
+
+# issue 18: Generator (random_split(..., generator=)), save/load
+from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
 from ._random import (
     initial_seed,
@@ -56,6 +59,7 @@ from ._random import (
     randint_like,
     randn,
     randn_like,
+    randperm,
     seed,
 )
 from ._storage import Storage
