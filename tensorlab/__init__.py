@@ -89,6 +89,7 @@ from .ops.softmax import torch_softmax as softmax
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
+from .serialization import load, save
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
