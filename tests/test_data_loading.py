@@ -138,6 +138,27 @@ def test_subset_random_sampler_visits_its_indices() -> None:
     assert sorted(sampler) == [3, 8, 9] and len(sampler) == 3
 
 
+def test_weighted_random_sampler_follows_the_weights() -> None:
+    weights = [0.0, 1.0, 3.0]
+    drawn = list(tl.utils.data.WeightedRandomSampler(weights, 4000, generator=tl.Generator().manual_seed(0)))
+    counts = np.bincount(drawn, minlength=3) / len(drawn)
+    assert counts[0] == 0 and abs(counts[2] - 0.75) < 0.05
+    once = list(tl.utils.data.WeightedRandomSampler(tl.tensor([1.0, 1.0, 1.0]), 3, replacement=False))
+    assert sorted(once) == [0, 1, 2] and len(tl.utils.data.WeightedRandomSampler(weights, 7)) == 7
+
+
+@pytest.mark.parametrize(("weights", "num_samples", "replacement"), [([[1.0]], 2, True), ([1.0], 0, True), ([1.0], 2, 1)])
+def test_weighted_random_sampler_errors_match_torch(weights: list, num_samples: int, replacement: Any) -> None:
+    with pytest.raises(ValueError) as expected:
+        torch.utils.data.WeightedRandomSampler(weights, num_samples, replacement)
+    with pytest.raises(ValueError, match=str(expected.value).replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+        tl.utils.data.WeightedRandomSampler(weights, num_samples, replacement)
+
+
+def test_get_worker_info_is_none_in_the_main_process() -> None:
+    assert tl.utils.data.get_worker_info() is None and torch.utils.data.get_worker_info() is None
+
+
 # --- samplers and batch samplers as torch has them ---------------------------------------------
 
 

@@ -20,6 +20,12 @@ from .sampler import BatchSampler, RandomSampler, SequentialSampler
 _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset")
 
 
+def get_worker_info() -> None:
+    """Which worker process runs this code: always None here, as in torch's main process
+    (tensorlab has no workers; a dataset that shards its work by worker sees one whole process)."""
+    return None
+
+
 class DataLoader:
     """Batches of ``dataset``: ``for x, y in DataLoader(TensorDataset(X, Y), batch_size=64, shuffle=True)``.
 
@@ -160,4 +166,4 @@ class DataLoader:
         return len(self.sampler)  # type: ignore[arg-type]
 
 
-__all__ = ["DataLoader"]
+__all__ = ["DataLoader", "get_worker_info"]

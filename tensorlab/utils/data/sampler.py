@@ -11,6 +11,8 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..._random import _stream
 
 
@@ -81,6 +83,34 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probability proportional to ``weights``: rebalances
+    classes (weight each sample by 1 / its class count)."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator: Any = None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights_array = np.asarray(weights.tolist() if hasattr(weights, "tolist") else weights, dtype=np.float64)
+        if weights_array.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(weights_array.shape)}")
+        self.weights = weights_array
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        if not self.replacement and self.num_samples > np.count_nonzero(self.weights):
+            raise RuntimeError("invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)")
+        probabilities = self.weights / self.weights.sum()
+        drawn = _stream(self.generator).choice(len(self.weights), self.num_samples, replace=self.replacement, p=probabilities)
+        yield from drawn.tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
 class BatchSampler(Sampler):
     """Group ``sampler``'s indices into lists of ``batch_size``; ``drop_last`` drops a short tail."""
 
@@ -107,4 +137,4 @@ class BatchSampler(Sampler):
         return (size + self.batch_size - 1) // self.batch_size
 
 
-__all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler"]
+__all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler", "WeightedRandomSampler"]
