@@ -136,7 +136,6 @@ NOT_YET: dict[str, str] = {
     **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer MultiheadAttention".split()] + ["torch.nn.functional.scaled_dot_product_attention"], "attention: after the recurrent layers"),
     **dict.fromkeys(["torch.nn.ParameterList", "torch.nn.ParameterDict"], "containers of parameters"),
     **dict.fromkeys(["torch.nn.init.trunc_normal_", "torch.nn.init.orthogonal_"], "initialisers used by transformer and RNN code"),
-    **dict.fromkeys(["torch.nn.utils", "torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_"], "gradient clipping: RNN training loops call it every step"),
     **dict.fromkeys(["torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"], "anomaly mode: which forward op made the NaN in backward"),
 }
 
