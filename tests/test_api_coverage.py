@@ -44,7 +44,7 @@ BEGINNER_NAMES: dict[str, str] = {
         device dtype Size float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool long float double half
         int short get_default_dtype set_default_dtype promote_types result_type finfo iinfo set_printoptions
         set_num_threads get_num_threads FloatTensor LongTensor DoubleTensor IntTensor ByteTensor BoolTensor
-        nn optim autograd utils cuda linalg functional fft distributions jit compile sparse complex64 backends
+        nn optim autograd utils cuda linalg functional profiler fft distributions jit compile sparse complex64 backends
     """,
     "torch.nn": """
         Module Parameter Linear Bilinear Identity Conv1d Conv2d ConvTranspose2d MaxPool1d MaxPool2d AvgPool2d
@@ -78,6 +78,7 @@ BEGINNER_NAMES: dict[str, str] = {
         set_grad_enabled inference_mode set_detect_anomaly detect_anomaly
     """,
     "torch.autograd.profiler": "profile record_function",
+    "torch.profiler": "profile record_function ProfilerActivity",
     "torch.autograd.functional": "jacobian hessian vjp jvp hvp",
     "torch.linalg": "norm svd qr det inv solve",
     "torch.Tensor": """

@@ -132,3 +132,27 @@ def test_disabled_profile_records_nothing() -> None:
     with tl.autograd.profiler.profile(enabled=False) as prof:
         tl.ones(2).relu()
     assert prof.function_events is None
+
+
+# --- torch.profiler: the newer names over the same recorder -----------------------------------------
+
+
+def profile_with_new_api(lib: Any, traces: list) -> Any:
+    model = lib.nn.Linear(4, 3)
+    with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], record_shapes=True, on_trace_ready=traces.append) as prof:
+        for _ in range(2):
+            with lib.profiler.record_function("step"):
+                model(lib.ones(2, 4)).sum()
+            prof.step()
+    return prof
+
+
+def test_torch_profiler_api_runs_and_prints_torchs_columns() -> None:
+    ours, theirs = [], []
+    table = profile_with_new_api(tl, ours).key_averages().table(sort_by="cpu_time_total", row_limit=10).splitlines()
+    expected = profile_with_new_api(torch, theirs).key_averages().table(sort_by="cpu_time_total", row_limit=10).splitlines()
+    assert table[1].split() == expected[1].split()
+    assert len(ours) == len(theirs) == 1
+    steps = {event.key: event.count for event in profile_with_new_api(tl, []).key_averages()}
+    assert steps["step"] == 2
+    assert {a.name for a in tl.profiler.supported_activities()} <= {a.name for a in torch.profiler.supported_activities()}
