@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -77,6 +78,7 @@ BEGINNER_NAMES: dict[str, str] = {
         grad backward Function Variable profiler functional gradcheck gradgradcheck no_grad enable_grad
         set_grad_enabled inference_mode set_detect_anomaly detect_anomaly
     """,
+    "torch.cuda": "is_available",
     "torch.autograd.profiler": "profile record_function",
     "torch.profiler": "profile record_function ProfilerActivity",
     "torch.autograd.functional": "jacobian hessian vjp jvp hvp",
@@ -181,6 +183,24 @@ def status(dotted: str) -> str:
         if dotted in table:
             return table_name
     return "present"
+
+
+def names_the_scripts_use() -> set[str]:
+    """Every ``torch.a.b`` (and ``nn.X``, as ``from torch import nn`` code writes it) in tests/scripts/."""
+    found = set()
+    for path in sorted((ROOT / "tests" / "scripts").glob("*.py")):
+        for match in re.finditer(r"\b(?:torch|nn)(?:\.[A-Za-z_]\w*)+", path.read_text()):
+            found.add(match.group(0) if match.group(0).startswith("torch") else "torch." + match.group(0))
+    return found
+
+
+def test_every_name_the_tutorial_style_scripts_use_is_listed() -> None:
+    """The scripts in tests/scripts/ are beginner code: what they call belongs in the lists."""
+    listed = set(all_names()) | set(BEGINNER_NAMES)
+    used = names_the_scripts_use()
+    assert len(used) > 30
+    unlisted = sorted(d for d in used if d not in listed and not any(namespace.startswith(d + ".") for namespace in BEGINNER_NAMES))
+    assert not unlisted, f"add to BEGINNER_NAMES: {unlisted}"
 
 
 def test_the_tables_only_name_listed_names() -> None:
