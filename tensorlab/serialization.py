@@ -123,6 +123,12 @@ def save(
     (a path or a binary file object) in torch's zip format."""
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("tensorlab writes torch's zip format only (_use_new_zipfile_serialization=True)")
+    if isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.path.abspath(f))
+        if not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
+    elif not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a 'write' attribute")
     import zipfile  # here, not at the top: ``import tensorlab`` stays fast
 
     pickled = io.BytesIO()
@@ -254,6 +260,11 @@ def _check_location(location: str, map_location: Any) -> None:
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *, weights_only: bool | None = None, mmap: bool | None = None, **pickle_load_args: Any) -> Any:
     """Read what :func:`save` (or ``torch.save``) wrote. ``map_location`` may only name the CPU."""
     safe = True if weights_only is None else bool(weights_only)
+    if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "seek"):
+        raise AttributeError(
+            f"'{type(f).__name__}' object has no attribute 'seek'. You can only torch.load from a file that is seekable. "
+            "Please pre-load the data into a buffer like io.BytesIO and try to load from it instead."
+        )
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as file:
             return _load_file(file, map_location, safe)

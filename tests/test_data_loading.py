@@ -367,5 +367,6 @@ def test_randperm_and_generator_basics() -> None:
     assert sorted(tl.randperm(9).tolist()) == list(range(9))
     assert tl.randperm(4).dtype == tl.int64 and tl.randperm(0).shape == (0,)
     assert tl.Generator().manual_seed(5).initial_seed() == 5
+    assert tl.Generator().initial_seed() == torch.Generator().initial_seed()
     assert tl.randperm(6, generator=tl.Generator().manual_seed(1)).tolist() == tl.randperm(6, generator=tl.Generator().manual_seed(1)).tolist()
     check_op(lambda lib, n: lib.randperm(n), -1, grad=False, same_message=True)

@@ -276,3 +276,16 @@ def test_a_cuda_checkpoint_needs_map_location_as_on_cpu_only_torch() -> None:
 def test_a_dtype_tensorlab_lacks_is_named_in_the_error() -> None:
     with pytest.raises(TypeError, match="BFloat16"):
         tl.load(io.BytesIO(saved(torch, torch.ones(2, dtype=torch.bfloat16))))
+
+
+@pytest.mark.parametrize("call", ["save-to-missing-directory", "save-to-a-number", "load-from-a-number"])
+def test_bad_destinations_fail_in_torchs_words(call: str, tmp_path: Path) -> None:
+    def run(lib: Any) -> Any:
+        if call == "save-to-missing-directory":
+            return lib.save(lib.ones(1), str(tmp_path / "missing" / "x.pt"))
+        if call == "save-to-a-number":
+            return lib.save(lib.ones(1), 123)
+        return lib.load(123)
+
+    expected, got = raised(lambda: run(torch)), raised(lambda: run(tl))
+    assert type(got) is type(expected) and str(got) == str(expected)
