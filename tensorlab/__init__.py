@@ -46,6 +46,9 @@ from ._dtype import (
 )
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
+
+# issue 18: Generator (random_split(..., generator=)), save/load
+from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
 from ._random import (
     initial_seed,
@@ -56,6 +59,7 @@ from ._random import (
     randint_like,
     randn,
     randn_like,
+    randperm,
     seed,
 )
 from ._storage import Storage
@@ -86,6 +90,7 @@ from .ops.sorting import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
+from .serialization import load, save
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
@@ -97,7 +102,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator"}
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator", "profiler"}  # profiler: issue 18
 
 
 def __getattr__(name: str):

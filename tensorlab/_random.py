@@ -83,6 +83,21 @@ def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any =
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
+def _stream(generator: Any) -> np.random.Generator:
+    """The NumPy stream to draw from: a tensorlab.Generator's own, else the global one."""
+    return _generator if generator is None else generator._rng
+
+
+def randperm(n: int, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """A random ordering of 0..n-1 (int64): what shuffling a dataset draws each epoch."""
+    check_device(device)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    target = to_dtype(dtype) if dtype is not None else int64
+    values = _stream(generator).permutation(n).astype(target.numpy)
+    return _finish(Tensor._from_array(values, target), requires_grad)
+
+
 def rand_like(x: Tensor, *, dtype: Any = None) -> Tensor:
     return rand(tuple(x.shape), dtype=dtype or x.dtype)
 
