@@ -127,7 +127,6 @@ PENDING: dict[str, str] = {
 _OP = "an op without an owner yet"
 NOT_YET: dict[str, str] = {
     **dict.fromkeys([f"torch.{n}" for n in "logspace cumprod median count_nonzero rsqrt square tan reciprocal fmod lerp mv tensordot diag det inverse qr logical_and logical_or bernoulli multinomial bincount histc".split()], _OP),
-    **dict.fromkeys([f"torch.{n}" for n in "sort argsort topk".split()] + [f"torch.Tensor.{n}" for n in "sort argsort topk".split()], "sorting: top-k accuracy and beam search use it"),
     "torch.meshgrid": "grids for plots and positional encodings",
     **dict.fromkeys(["torch.set_printoptions", "torch.set_num_threads", "torch.get_num_threads"], "process settings: tensorlab prints and computes one way"),
     **dict.fromkeys(["torch.finfo", "torch.iinfo"], "dtype limits (eps, max) used in numerically careful code"),
