@@ -683,3 +683,13 @@ def test_loss_mismatch_reference_agrees_with_torchs_losses(ending: str | None, l
     if fix is not None:
         fixed = fix.split()[-1] if not fix.startswith("remove") else None
         assert torch_loss_is_right(fixed, loss), fix
+
+
+def test_state_dict_shapes_reference_agrees_with_torch() -> None:
+    """The same assignments made on torch.nn.Module give the same state_dict keys, order and shapes."""
+    from tensorlab.grading.units.modules_losses import build_module
+
+    task = find_task("state_dict_shapes")
+    for case in task.arguments(seed=3, random_cases=60):
+        theirs = [(key, tuple(value.shape)) for key, value in build_module(case[0], torch).state_dict().items()]
+        assert difference(theirs, expected_outcome(task, case), task.tolerance) is None, case

@@ -5,6 +5,7 @@ from autograder.spec import Exercise, Graded
 EXERCISE = Exercise(
     notebook="modules_losses",
     graded=(
+        Graded("state_dict_shapes", points=2, random_cases=20),
         Graded("forward_with_hooks", points=2, random_cases=20),
         Graded("cross_entropy", points=3, random_cases=20),
         Graded("binary_auroc", points=2, random_cases=20),

@@ -2,6 +2,66 @@
 
 from tests.mutants import Mutant
 
+
+def _state_dict_variant(parameter: str = 'own.append((name, tuple(value)))',
+                        buffer: str = 'buffers.append((name, tuple(value)))',
+                        linear: str = 'children.append((name, [("weight", (n_out, n_in))] + ([("bias", (n_out,))] if bias else [])))',
+                        module_list: str = 'children.append((name, [(f"{i}.{key}", shape) for i, item in enumerate(value) for key, shape in state_dict_shapes(item)]))',
+                        extra: str = '',
+                        result: str = 'own + buffers + [(f"{name}.{key}", shape) for name, entries in children for key, shape in entries]') -> str:
+    """The right answer with one of its lines replaced."""
+    return f'''
+def state_dict_shapes(attributes):
+    own, buffers, children = [], [], []
+    for name, kind, value in attributes:
+        if kind == "parameter":
+            {parameter}
+        elif kind == "buffer":
+            {buffer}
+        elif kind == "linear":
+            n_in, n_out, bias = value
+            {linear}
+        elif kind == "module":
+            children.append((name, state_dict_shapes(value)))
+        elif kind == "module_list":
+            {module_list}
+        {extra}
+    return {result}
+'''
+
+
+STATE_DICT_SHAPES = [
+    Mutant("state_dict_shapes", "plain-tensors-registered", _state_dict_variant(
+        extra='elif kind == "tensor":\n            own.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "non-persistent-buffers-saved", _state_dict_variant(
+        extra='elif kind == "buffer_not_persistent":\n            buffers.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "python-list-registered", _state_dict_variant(
+        extra='elif kind == "list":\n            children.append((name, [(f"{i}.{key}", shape) for i, item in enumerate(value) '
+              'for key, shape in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "buffers-in-assignment-order", _state_dict_variant(
+        buffer='own.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "children-before-own-entries", _state_dict_variant(
+        result='[(f"{name}.{key}", shape) for name, entries in children for key, shape in entries] + own + buffers')),
+    Mutant("state_dict_shapes", "linear-weight-as-in-by-out", _state_dict_variant(
+        linear='children.append((name, [("weight", (n_in, n_out))] + ([("bias", (n_out,))] if bias else [])))')),
+    Mutant("state_dict_shapes", "linear-always-has-a-bias", _state_dict_variant(
+        linear='children.append((name, [("weight", (n_out, n_in)), ("bias", (n_out,))]))')),
+    Mutant("state_dict_shapes", "module-list-counts-from-one", _state_dict_variant(
+        module_list='children.append((name, [(f"{i + 1}.{key}", shape) for i, item in enumerate(value) '
+                    'for key, shape in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "module-list-without-index", _state_dict_variant(
+        module_list='children.append((name, [entry for item in value for entry in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "shapes-as-lists", _state_dict_variant(
+        parameter='own.append((name, list(value)))', buffer='buffers.append((name, list(value)))')),
+    Mutant("state_dict_shapes", "only-the-innermost-name", _state_dict_variant(
+        result='own + buffers + [(f"{name}.{key.split(\'.\')[-1]}", shape) for name, entries in children for key, shape in entries]')),
+    Mutant("state_dict_shapes", "calls-tensorlab", '''
+def state_dict_shapes(attributes):
+    from tensorlab.grading.units.modules_losses import state_dict_shapes_reference
+    return state_dict_shapes_reference(attributes)
+'''),
+]
+
 # The right answer's pieces, so that each mutant changes one thing.
 _NAMES = '''    names = []
     for key in state_dict:
@@ -521,4 +581,4 @@ def loss_mismatch(layers, loss):
 '''),
 ]
 
-MUTANTS = FORWARD_WITH_HOOKS + CROSS_ENTROPY + BINARY_AUROC + LOSS_MISMATCH
+MUTANTS = STATE_DICT_SHAPES + FORWARD_WITH_HOOKS + CROSS_ENTROPY + BINARY_AUROC + LOSS_MISMATCH

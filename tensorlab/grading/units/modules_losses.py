@@ -15,13 +15,104 @@ import numpy as np
 from ..compare import Tolerance
 from ..tasks import Clause, Task, task
 
-__all__ = ["BINARY_AUROC", "CROSS_ENTROPY", "FORWARD_WITH_HOOKS", "LOSS_MISMATCH"]
+__all__ = ["BINARY_AUROC", "CROSS_ENTROPY", "FORWARD_WITH_HOOKS", "LOSS_MISMATCH", "STATE_DICT_SHAPES"]
 
 StateDict = dict[str, np.ndarray]
 LOSS_TOLERANCE = Tolerance(rtol=1e-6, atol=1e-9)
 
 
-# --- 1. the seed's MyModel, hooked ---------------------------------------------------------------
+# --- 1. what a Module registers ------------------------------------------------------------------
+Attribute = tuple[str, str, Any]  # (name, kind, value), in the order __init__ assigns them
+KINDS = ("parameter", "tensor", "buffer", "buffer_not_persistent", "linear", "module", "list", "module_list")
+
+
+def build_module(attributes: list[Attribute], lib: Any = None) -> Any:
+    """The Module whose ``__init__`` makes these assignments, in order (``lib`` is tensorlab or torch)."""
+    if lib is None:
+        import tensorlab as lib
+    module = lib.nn.Module()
+    for name, kind, value in attributes:
+        if kind == "parameter":
+            setattr(module, name, lib.nn.Parameter(lib.zeros(tuple(value))))
+        elif kind == "tensor":
+            setattr(module, name, lib.zeros(tuple(value)))
+        elif kind in ("buffer", "buffer_not_persistent"):
+            module.register_buffer(name, lib.zeros(tuple(value)), persistent=kind == "buffer")
+        elif kind == "linear":
+            setattr(module, name, lib.nn.Linear(value[0], value[1], bias=value[2]))
+        elif kind == "module":
+            setattr(module, name, build_module(value, lib))
+        elif kind == "list":
+            setattr(module, name, [build_module(item, lib) for item in value])
+        elif kind == "module_list":
+            setattr(module, name, lib.nn.ModuleList([build_module(item, lib) for item in value]))
+        else:
+            raise ValueError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+    return module
+
+
+def state_dict_shapes_reference(attributes: list[Attribute]) -> list[tuple[str, tuple[int, ...]]]:
+    """The keys of the built module's state_dict, in order, with their shapes."""
+    return [(key, tuple(int(size) for size in value.shape)) for key, value in build_module(attributes).state_dict().items()]
+
+
+# how often each kind is drawn at the top level, and inside a submodule (nesting stays shallow)
+KIND_CHANCES = ((0.24, 0.1, 0.12, 0.08, 0.2, 0.1, 0.07, 0.09), (0.3, 0.15, 0.15, 0.1, 0.25, 0.05, 0.0, 0.0))
+ATTRIBUTE_NAMES = ("w", "scale", "bias", "offset", "fc", "proj", "norm", "running_mean", "head", "layers", "blocks", "cache")
+
+
+def random_attributes(rng: np.random.Generator, depth: int = 0) -> list[Attribute]:
+    """1 to 4 assignments with distinct names; nested modules (and lists of them) up to two levels deep."""
+    count = int(rng.integers(1, 5)) if depth == 0 else int(rng.integers(1, 3))
+    names = [str(name) for name in rng.choice(ATTRIBUTE_NAMES, size=count, replace=False)]
+    attributes: list[Attribute] = []
+    for name in names:
+        kind = str(rng.choice(KINDS, p=KIND_CHANCES[min(depth, 1)]))
+        shape = tuple(int(size) for size in rng.integers(0 if rng.random() < 0.05 else 1, 4, size=int(rng.integers(0, 3))))
+        if kind == "linear":
+            value: Any = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), bool(rng.random() < 0.75))
+        elif kind == "module":
+            value = random_attributes(rng, depth + 1)
+        elif kind in ("list", "module_list"):
+            value = [random_attributes(rng, depth + 1) for _ in range(int(rng.integers(1, 3)))]
+        else:
+            value = shape
+        attributes.append((name, kind, value))
+    return attributes
+
+
+STATE_DICT_SHAPES = task(Task(
+    name="state_dict_shapes", reference=state_dict_shapes_reference,
+    examples=[([("fc", "linear", (3, 2, True)), ("scale", "parameter", (2,))],),
+              ([("w", "parameter", (2, 2)), ("offset", "tensor", (2,)), ("running_mean", "buffer", (2,))],)],
+    clauses=[
+        Clause("a `Parameter` is registered under its name", ([("w", "parameter", (3,)), ("scale", "parameter", ())],)),
+        Clause("a plain tensor is not registered", ([("offset", "tensor", (3,)), ("w", "parameter", (1,))],)),
+        Clause("a buffer is saved, unless it was registered with `persistent=False`",
+               ([("running_mean", "buffer", (4,)), ("cache", "buffer_not_persistent", (4,))],)),
+        Clause("`nn.Linear(in, out, bias)` holds `weight` of shape `(out, in)`, then `bias` of shape `(out,)` if `bias` is True",
+               ([("fc", "linear", (4, 2, True)), ("proj", "linear", (2, 3, False))],)),
+        Clause("each module lists its own parameters first, then its own buffers (even a buffer assigned before a parameter)",
+               ([("running_mean", "buffer", (2,)), ("w", "parameter", (2,)), ("norm", "buffer", ())],)),
+        Clause("then its submodules, in assignment order, each key prefixed by the submodule's name and a dot",
+               ([("head", "linear", (2, 1, True)), ("w", "parameter", (1,)), ("fc", "linear", (1, 2, False))],)),
+        Clause("then its submodules [...] (nested modules: every level adds its prefix)",
+               ([("blocks", "module", [("norm", "module", [("scale", "parameter", (2,)), ("running_mean", "buffer", (2,))])]),
+                 ("bias", "parameter", (2,))],)),
+        Clause("a Python list of modules is not registered", ([("layers", "list", [[("w", "parameter", (2,))]]), ("w", "parameter", (3,))],)),
+        Clause("an `nn.ModuleList` names its modules `0`, `1`, ...",
+               ([("layers", "module_list", [[("w", "parameter", (2,))], [("fc", "linear", (1, 1, True))]])],)),
+        Clause("a module that registers nothing adds no key", ([("head", "module", [("offset", "tensor", (2,))]), ("w", "parameter", (1,))],)),
+        Clause("shapes may hold a 0", ([("w", "parameter", (0, 3)), ("running_mean", "buffer", (0,))],)),
+    ],
+    random_case=lambda rng: (random_attributes(rng),),
+    hint="Recursive: for one module, first the parameters in order, then the persistent buffers, then for each "
+    "submodule (a linear, a module, a module_list's items named 0, 1, ...) its own list with 'name.' in front. "
+    "Plain tensors, non-persistent buffers and Python lists add nothing.",
+))
+
+
+# --- 2. the seed's MyModel, hooked ---------------------------------------------------------------
 def layer_names(state_dict: StateDict) -> list[str]:
     """'cl1.weight', 'cl1.bias', 'head.weight' -> ['cl1', 'head']: each Linear once, in order."""
     names: list[str] = []
@@ -151,7 +242,7 @@ FORWARD_WITH_HOOKS = task(Task(
 ))
 
 
-# --- 2. cross entropy = log_softmax + NLL ---------------------------------------------------------
+# --- 3. cross entropy = log_softmax + NLL ---------------------------------------------------------
 def cross_entropy_reference(logits: np.ndarray, target: np.ndarray, weight: np.ndarray | None,
                             ignore_index: int, label_smoothing: float) -> float:
     """F.cross_entropy with reduction='mean' (a weighted mean over the targets that count)."""
@@ -240,7 +331,7 @@ CROSS_ENTROPY = task(Task(
 ))
 
 
-# --- 3. AUROC, ties counted half --------------------------------------------------------------------
+# --- 4. AUROC, ties counted half --------------------------------------------------------------------
 def binary_auroc_reference(scores: np.ndarray, labels: np.ndarray) -> float:
     """torcheval's binary_auroc (tensorlab.metrics): 0.5 when only one class is present."""
     import tensorlab
@@ -297,7 +388,7 @@ BINARY_AUROC = task(Task(
 ))
 
 
-# --- 4. the loss/activation mismatch ---------------------------------------------------------------
+# --- 5. the loss/activation mismatch ---------------------------------------------------------------
 SHAPE_ONLY = frozenset({"Dropout", "Flatten", "Identity"})  # layers that do not change what the scores mean
 ACTIVATIONS = frozenset({"Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh"})
 EXPECTS = {"CrossEntropyLoss": None, "NLLLoss": "LogSoftmax", "BCEWithLogitsLoss": None, "BCELoss": "Sigmoid"}
