@@ -369,6 +369,15 @@ def test_nuclear_norm(case: tuple) -> None:
     check_op(lambda lib, a: a.norm("nuc", dim, keepdim), x.astype(np.float32), rtol=1e-4, atol=1e-5)
 
 
+@given(batch=st.integers(0, 2), rows=st.integers(1, 4), columns=st.integers(1, 4), keepdim=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_nuclear_norm_random(batch: int, rows: int, columns: int, keepdim: bool, seed: int) -> None:
+    """Random matrices (distinct, non-zero singular values almost surely, where the SVD's gradient is defined)."""
+    x = np.random.default_rng(seed).standard_normal((batch, rows, columns) if batch else (rows, columns))
+    dim = (-2, -1) if batch else None
+    check_op(lambda lib, a: lib.norm(a, p="nuc", dim=dim, keepdim=keepdim), x, rtol=1e-6, atol=1e-8)
+
+
 def test_nuclear_norm_records_an_svd_then_a_sum_and_raises_torchs_errors() -> None:
     check_op(lambda lib, a: [type(f).__name__ for f in (a.norm("nuc").grad_fn, a.norm("nuc").grad_fn.next_functions[0][0])],
              np.eye(2) * 3.0)
