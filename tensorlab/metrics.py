@@ -5,7 +5,8 @@ plot the true-positive rate against the false-positive rate. Equivalently, it is
 a random positive scores above a random negative (ties count one half). Scores that tie are
 crossed together — one diagonal step of the curve — which is how scikit-learn's
 ``roc_auc_score`` treats them. If the targets hold only one class the area is undefined;
-torcheval (and tensorlab) return 0.5.
+torcheval (and tensorlab) return 0.5; tensorlab
+returns 0.5 for no samples too.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ __all__ = ["BinaryAUROC", "binary_auroc"]
 
 def _auroc(scores: np.ndarray, targets: np.ndarray, weights: np.ndarray | None) -> float:
     """Trapezoid area under the (weighted) ROC curve, one point per distinct threshold."""
+    if scores.size == 0:  # no samples: no class at all, the same undefined area as one class
+        return 0.5
     order = np.argsort(-scores, kind="stable")
     scores, targets = scores[order], targets[order].astype(np.float64)
     w = np.ones_like(targets) if weights is None else weights[order].astype(np.float64)

@@ -572,3 +572,124 @@ def test_element_strides_are_the_strides_an_array_arrives_with(array: np.ndarray
     """What a view task compares against must be what the sandbox really gets (empty arrays included)."""
     arrived = decode(encode(array))
     assert element_strides(array) == tuple(stride // arrived.itemsize for stride in arrived.strides)
+
+
+# --- unit 12, modules and losses ----------------------------------------------------------------
+def torch_forward_with_hooks(x: np.ndarray, state_dict: dict, hooked: list) -> tuple:
+    """The seed's pattern in torch: Linear layers (nested by name) loaded from state_dict, forward hooks fill a dict."""
+    from tensorlab.grading.units.modules_losses import layer_names
+
+    root = torch.nn.Module()
+    for name in layer_names(state_dict):
+        weight = state_dict[f"{name}.weight"]
+        parent = root
+        *path, leaf = name.split(".")
+        for part in path:
+            if not hasattr(parent, part):
+                parent.add_module(part, torch.nn.Module())
+            parent = getattr(parent, part)
+        parent.add_module(leaf, torch.nn.Linear(weight.shape[1], weight.shape[0], bias=f"{name}.bias" in state_dict).double())
+    root.load_state_dict({key: torch.from_numpy(np.ascontiguousarray(value)) for key, value in state_dict.items()})
+    activation: dict = {}
+    for name in hooked:
+        root.get_submodule(name).register_forward_hook(
+            lambda module, args, output, name=name: activation.__setitem__(name, output.detach().numpy().copy()))
+    names = layer_names(state_dict)
+    with torch.no_grad():
+        h = torch.from_numpy(np.ascontiguousarray(x))
+        for number, name in enumerate(names):
+            h = root.get_submodule(name)(h)
+            if number < len(names) - 1:
+                h = torch.nn.functional.relu(h)
+        return torch.nn.functional.log_softmax(h, dim=1).numpy(), activation
+
+
+def torch_cross_entropy(logits: np.ndarray, target: np.ndarray, weight: Any, ignore_index: int, smoothing: float) -> float:
+    return float(torch.nn.functional.cross_entropy(
+        torch.from_numpy(np.ascontiguousarray(logits)), torch.from_numpy(target),
+        weight=None if weight is None else torch.from_numpy(weight), ignore_index=ignore_index, label_smoothing=smoothing))
+
+
+def sklearn_auroc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """scikit-learn's roc_auc_score (ties crossed together); 0.5 where it is undefined (one class), as torcheval."""
+    from sklearn.metrics import roc_auc_score
+
+    labels = np.asarray(labels, dtype=np.int64)
+    return 0.5 if len(set(labels.tolist())) < 2 else float(roc_auc_score(labels, scores))
+
+
+def pairwise_auroc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """The definition: over all (positive, negative) pairs, 1 if the positive scores higher, 1/2 on a tie."""
+    positive = np.asarray(labels) == 1
+    pos, neg = scores[positive], scores[~positive]
+    if not len(pos) or not len(neg):
+        return 0.5
+    return float(((pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()) / (len(pos) * len(neg)))
+
+
+@pytest.mark.parametrize(("name", "oracles"), [
+    ("forward_with_hooks", (torch_forward_with_hooks,)),
+    ("cross_entropy", (torch_cross_entropy,)),
+    ("binary_auroc", (sklearn_auroc, pairwise_auroc)),
+])
+def test_modules_losses_references_agree_with_torch(name: str, oracles: tuple) -> None:
+    task = find_task(name)
+    for case in task.arguments(seed=3, random_cases=40):
+        ours = expected_outcome(task, case)
+        for oracle in oracles:
+            theirs = oracle(*case)
+            if isinstance(ours, float):
+                assert task.problem(case, theirs, ours) is None, (case, ours, theirs)
+            else:
+                assert difference(theirs, ours, task.tolerance) is None, (case, ours, theirs)
+
+
+def test_cross_entropy_timed_case_agrees_with_torch() -> None:
+    task = find_task("cross_entropy")
+    case = task.timed_case(np.random.default_rng(0))
+    assert task.problem(case, torch_cross_entropy(*case), expected_outcome(task, case)) is None
+
+
+ENDINGS = {None: lambda z: z, "Softmax": lambda z: z.softmax(1), "LogSoftmax": lambda z: z.log_softmax(1),
+           "Sigmoid": torch.sigmoid, "LogSigmoid": torch.nn.functional.logsigmoid, "ReLU": torch.relu, "Tanh": torch.tanh}
+
+
+def torch_loss_is_right(ending: str | None, loss: str) -> bool:
+    """Does loss(ending(z)) equal the negative log-likelihood the model means, softmax(z) or sigmoid(z)?"""
+    z = torch.tensor([[2.0, -1.0, 0.5], [-0.3, 0.8, -2.0]], dtype=torch.float64)
+    classes, binary = torch.tensor([0, 2]), torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], dtype=torch.float64)
+    out = ENDINGS[ending](z)
+    if loss in ("CrossEntropyLoss", "NLLLoss"):
+        meant = torch.nn.functional.cross_entropy(z, classes)
+        got = getattr(torch.nn, loss)()(out, classes)
+    else:
+        meant = torch.nn.functional.binary_cross_entropy_with_logits(z, binary)
+        try:
+            got = getattr(torch.nn, loss)()(out, binary)
+        except RuntimeError:  # BCELoss refuses inputs outside [0, 1]
+            return False
+    return bool(torch.isclose(got, meant))
+
+
+@pytest.mark.parametrize("loss", ["CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss"])
+@pytest.mark.parametrize("ending", list(ENDINGS))
+def test_loss_mismatch_reference_agrees_with_torchs_losses(ending: str | None, loss: str) -> None:
+    """The reference says None exactly when torch's loss of the model's output is the loss the model means,
+    and the fix it proposes makes it so."""
+    from tensorlab.grading.units.modules_losses import loss_mismatch_reference
+
+    fix = loss_mismatch_reference(["Linear"] + ([ending] if ending else []), loss)
+    assert (fix is None) == torch_loss_is_right(ending, loss), fix
+    if fix is not None:
+        fixed = fix.split()[-1] if not fix.startswith("remove") else None
+        assert torch_loss_is_right(fixed, loss), fix
+
+
+def test_state_dict_shapes_reference_agrees_with_torch() -> None:
+    """The same assignments made on torch.nn.Module give the same state_dict keys, order and shapes."""
+    from tensorlab.grading.units.modules_losses import build_module
+
+    task = find_task("state_dict_shapes")
+    for case in task.arguments(seed=3, random_cases=60):
+        theirs = [(key, tuple(value.shape)) for key, value in build_module(case[0], torch).state_dict().items()]
+        assert difference(theirs, expected_outcome(task, case), task.tolerance) is None, case

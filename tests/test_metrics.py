@@ -44,6 +44,10 @@ def test_single_class_gives_one_half_like_torcheval():
     assert binary_auroc(tl.tensor([0.1, 0.9]), tl.tensor([0, 0])).item() == 0.5
 
 
+def test_no_samples_gives_one_half_like_a_single_class():
+    assert binary_auroc(tl.tensor([]), tl.tensor([])).item() == 0.5
+
+
 def test_multiple_tasks():
     rng = np.random.default_rng(0)
     scores, targets = rng.random((3, 20)), rng.integers(0, 2, (3, 20))

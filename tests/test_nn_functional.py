@@ -447,3 +447,13 @@ def test_namespace_softmax_takes_torch_signature(shape: list, data: st.DataObjec
     check_op(lambda lib, a: lib.log_softmax(a, dim, dtype=lib.float64), x)
     check_op(lambda lib, a: lib.softmax(a), x)  # TypeError in both
     check_op(lambda lib, a: lib.softmax(a.long(), dim), x)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_entropy_with_label_smoothing_and_every_target_ignored_is_a_silent_nan(weighted):
+    x = np.arange(6.0).reshape(2, 3)
+    weight = np.array([1.0, 2.0, 3.0]) if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_op(lambda lib, a: lib.nn.functional.cross_entropy(
+            a, lib.tensor([1, 1]), weight=None if weight is None else lib.tensor(weight), ignore_index=1, label_smoothing=0.2), x, grad=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import math
 import pickle
+import warnings
 from collections import OrderedDict
 from typing import Any
 
@@ -375,7 +376,11 @@ def test_full_backward_hook_sees_torchs_gradients(input_requires_grad):
         records = []
         model.register_full_backward_hook(lambda mod, gin, gout, records=records: records.append((gin, gout)))
         x = lib.tensor(np.arange(6.0).reshape(2, 3), dtype=lib.float32, requires_grad=input_requires_grad)
-        (model(x) * lib.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            (model(x) * lib.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        warned = [str(w.message)[:60] for w in caught if "Full backward hook" in str(w.message)]
+        assert warned == ([] if input_requires_grad else ["Full backward hook is firing when gradients are computed wit"]), lib
         seen[lib] = (model, records, x)
     (_, records_t, _), (_, records_m, _) = seen[torch], seen[tl]
     assert len(records_m) == len(records_t) == 1
@@ -395,6 +400,121 @@ def test_full_backward_hook_can_replace_grad_input():
         x = lib.tensor([1.0, -1.0, 2.0], requires_grad=True)
         model(x).sum().backward()
         assert x.grad.tolist() == [10.0, 0.0, 10.0]
+
+
+def kwargs_hook_log(lib):
+    """Pre-hooks and forward hooks that see (and change) keyword arguments; the log of their calls."""
+
+    class Scale(lib.nn.Module):
+        def forward(self, x, factor=1.0):
+            return x * factor
+
+    log = []
+    model = Scale()
+    model.register_forward_pre_hook(lambda mod, args, kwargs: log.append(("pre", sorted(kwargs))), with_kwargs=True)
+    model.register_forward_pre_hook(lambda mod, args, kwargs: (args, {"factor": kwargs["factor"] * 10}), with_kwargs=True)
+    model.register_forward_hook(lambda mod, args, kwargs, out: log.append(("fwd", kwargs["factor"], out.tolist())), with_kwargs=True)
+    model.register_forward_hook(lambda mod, args, out: log.append(("plain", len(args))))
+    return model(lib.tensor([1.0, 2.0]), factor=2.0).tolist(), log
+
+
+def test_hooks_with_kwargs_match_torch():
+    assert kwargs_hook_log(tl) == kwargs_hook_log(torch)
+
+
+def test_pre_hook_with_kwargs_must_return_a_pair():
+    messages = []
+    for lib in (torch, tl):
+        model = lib.nn.Identity()
+        model.register_forward_pre_hook(lambda mod, args, kwargs: args, with_kwargs=True)
+        with pytest.raises(RuntimeError) as caught:
+            model(lib.ones(1))
+        messages.append(str(caught.value).split(" but got")[0])
+    assert messages[0] == messages[1]
+
+
+def always_call_log(lib):
+    """A forward that raises: only the always_call hooks run, and a failing one only warns."""
+
+    class Broken(lib.nn.Module):
+        def forward(self, x):
+            raise ValueError("forward failed")
+
+    log = []
+    model = Broken()
+    model.register_forward_hook(lambda mod, args, out: log.append("plain"))
+    model.register_forward_hook(lambda mod, args, out: log.append(("always", out)), always_call=True)
+    model.register_forward_hook(lambda mod, args, out: 1 / 0, always_call=True)
+    removed = model.register_forward_hook(lambda mod, args, out: log.append("removed"), always_call=True)
+    removed.remove()
+    with pytest.warns(UserWarning, match="always_call=True"), pytest.raises(ValueError, match="forward failed"):
+        model(lib.ones(1))
+    return log, len(model._forward_hooks_always_called)
+
+
+def test_always_call_hooks_run_when_forward_raises_as_in_torch():
+    assert always_call_log(tl) == always_call_log(torch) == ([("always", None)], 2)
+
+
+def test_always_call_hook_runs_once_when_a_later_hook_raises():
+    counts = []
+    for lib in (torch, tl):
+        calls = []
+        model = lib.nn.Identity()
+        model.register_forward_hook(lambda mod, args, out, calls=calls: calls.append(1), always_call=True)
+        model.register_forward_hook(lambda mod, args, out: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            model(lib.ones(1))
+        counts.append(len(calls))
+    assert counts[0] == counts[1] == 1
+
+
+def test_handle_ids_increase_and_remove_is_idempotent():
+    for lib in (torch, tl):
+        model = lib.nn.Identity()
+        first = model.register_forward_hook(lambda *a: None, with_kwargs=False)
+        second = model.register_forward_hook(lambda *a: None, with_kwargs=True, always_call=True)
+        assert second.id > first.id and list(model._forward_hooks) == [first.id, second.id]
+        second.remove()
+        second.remove()
+        assert list(model._forward_hooks) == [first.id]
+        assert dict(model._forward_hooks_with_kwargs) == dict(model._forward_hooks_always_called) == {}
+
+
+def shared_tree(lib):
+    """A module reachable twice (the same Linear as `a` and as `b.0`), to show de-duplication."""
+    shared = lib.nn.Linear(2, 2)
+    return lib.nn.Sequential(OrderedDict([("a", shared), ("b", lib.nn.Sequential(shared, lib.nn.ReLU()))]))
+
+
+@pytest.mark.parametrize("keywords", [{}, {"prefix": "net"}, {"remove_duplicate": False}, {"prefix": "m", "remove_duplicate": False}])
+def test_named_modules_with_a_shared_module_matches_torch(keywords):
+    names = {lib: [(name, type(mod).__name__) for name, mod in shared_tree(lib).named_modules(**keywords)] for lib in (torch, tl)}
+    assert names[tl] == names[torch]
+
+
+def test_apply_visits_children_first_and_shared_modules_twice_as_torch():
+    visits = {}
+    for lib in (torch, tl):
+        seen: list = []
+        tree = shared_tree(lib)
+        assert tree.apply(lambda mod, seen=seen: seen.append(type(mod).__name__)) is tree
+        visits[lib] = seen
+    assert visits[tl] == visits[torch]
+
+
+def test_full_backward_hook_order_prepend_and_remove_match_torch():
+    logs = []
+    for lib in (torch, tl):
+        log: list = []
+        model = lib.nn.Linear(2, 1)
+        model.register_full_backward_hook(lambda mod, gin, gout, log=log: log.append("first"))
+        gone = model.register_full_backward_hook(lambda mod, gin, gout, log=log: log.append("gone"))
+        model.register_full_backward_hook(lambda mod, gin, gout, log=log: log.append("prepended"), prepend=True)
+        gone.remove()
+        model(lib.ones(1, 2, requires_grad=True)).sum().backward()
+        logs.append(log)
+    assert logs[0] == logs[1] == ["prepended", "first"]
 
 
 # --- containers ----------------------------------------------------------------------------------

@@ -355,6 +355,37 @@ def test_norm_dtype_argument_and_errors() -> None:
     check_op(lambda lib, a: a.norm("abc"), x)
 
 
+@pytest.mark.parametrize("case", [
+    (np.arange(6.0).reshape(2, 3) ** 1.5, None, False),      # a 2x3 matrix: the whole tensor
+    (np.arange(6.0).reshape(3, 2) - 2.0, None, True),
+    (np.random.default_rng(1).standard_normal((2, 3, 4)), (1, 2), False),   # a batch of matrices
+    (np.random.default_rng(2).standard_normal((2, 3, 4)), (2, 0), True),    # dims in any order
+    (np.random.default_rng(3).standard_normal((3, 2, 2)), (-1, -2), False),
+    (np.zeros((0, 3)), None, False),
+])
+def test_nuclear_norm(case: tuple) -> None:
+    x, dim, keepdim = case
+    check_op(lambda lib, a: lib.norm(a, p="nuc", dim=dim, keepdim=keepdim), x)
+    check_op(lambda lib, a: a.norm("nuc", dim, keepdim), x.astype(np.float32), rtol=1e-4, atol=1e-5)
+
+
+@given(batch=st.integers(0, 2), rows=st.integers(1, 4), columns=st.integers(1, 4), keepdim=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_nuclear_norm_random(batch: int, rows: int, columns: int, keepdim: bool, seed: int) -> None:
+    """Random matrices (distinct, non-zero singular values almost surely, where the SVD's gradient is defined)."""
+    x = np.random.default_rng(seed).standard_normal((batch, rows, columns) if batch else (rows, columns))
+    dim = (-2, -1) if batch else None
+    check_op(lambda lib, a: lib.norm(a, p="nuc", dim=dim, keepdim=keepdim), x, rtol=1e-6, atol=1e-8)
+
+
+def test_nuclear_norm_records_an_svd_then_a_sum_and_raises_torchs_errors() -> None:
+    check_op(lambda lib, a: [type(f).__name__ for f in (a.norm("nuc").grad_fn, a.norm("nuc").grad_fn.next_functions[0][0])],
+             np.eye(2) * 3.0)
+    for x, dim in [(np.ones(3), None), (np.ones((2, 3, 4)), None), (np.ones((2, 3, 4)), 1), (np.ones((2, 3, 4)), (1, 1)),
+                   (np.arange(4).reshape(2, 2), None)]:
+        check_op(lambda lib, a, dim=dim: a.norm("nuc", dim), x, same_message=True)
+
+
 # --- dims: errors and grad_fn names -----------------------------------------------------------
 @pytest.mark.parametrize(
     "op",

@@ -387,19 +387,19 @@ def _norm_p(p: Any, dims_given: int) -> float:
         if dims_given > 2:
             raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple.")
         return 2.0
-    if p == "nuc":
-        raise NotImplementedError("tensorlab does not implement the nuclear norm ('nuc'); use p='fro' or a number")
     if isinstance(p, str):
         raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     return float(p)
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, out: Any = None, dtype: Any = None) -> Tensor:  # noqa: A002
-    """torch.norm: a vector norm over ``dim`` (all dims by default) for p a number or 'fro'.
-
-    Differs from torch: the nuclear norm (p='nuc') is not implemented (NotImplementedError).
-    """
+    """torch.norm: a vector norm over ``dim`` (all dims by default) for p a number or 'fro';
+    p='nuc' is the nuclear norm of the matrices in the two dims ``dim`` (see ops/matrix_norm.py)."""
     x = input
+    if isinstance(p, str) and p == "nuc":
+        from .matrix_norm import nuclear_norm
+
+        return nuclear_norm(x if dtype is None else x.to(to_dtype(dtype)), dim, keepdim)
     require_floating(x, f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {x.dtype.scalar_type}")
     out_dtype = x.dtype
     if dtype is not None:

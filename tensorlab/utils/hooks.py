@@ -6,12 +6,22 @@ from typing import Any
 
 
 class RemovableHandle:
-    """Removes one hook from the container it was added to (a list or a dict)."""
+    """Removes one hook from the container it was added to (a list or a dict).
 
-    def __init__(self, container: Any, hook: Any, key: Any = None) -> None:
+    A hook kept in a dict under ``key`` may also be flagged in ``extra`` dicts under the same key
+    (a module's "called with kwargs" and "always called" sets): ``remove`` clears those too.
+    """
+
+    def __init__(self, container: Any, hook: Any, key: Any = None, extra: tuple[dict, ...] = ()) -> None:
         self._container = container
         self._hook = hook
         self._key = key
+        self._extra = extra
+
+    @property
+    def id(self) -> Any:
+        """The key the hook is stored under (torch's ``handle.id``)."""
+        return self._key
 
     def remove(self) -> None:
         container = self._container
@@ -19,6 +29,8 @@ class RemovableHandle:
             container.pop(self._key, None)
         elif self._hook in container:
             container.remove(self._hook)
+        for flags in self._extra:
+            flags.pop(self._key, None)
 
     def __enter__(self) -> RemovableHandle:
         return self

@@ -9,7 +9,8 @@
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
-- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
+- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
+- :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -21,6 +22,7 @@ from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
+from .modules import ModuleExplorer, ModuleModel
 from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
@@ -31,4 +33,5 @@ __all__ = [
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",
+    "ModuleExplorer", "ModuleModel",
 ]

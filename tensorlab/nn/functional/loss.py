@@ -167,9 +167,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     if reduction == "mean":
         if weight is not None:
             safe = np.where(kept, target._data, 0)
-            smooth = smooth.sum() / float(weight._data[safe][kept].sum())
+            total_weight = float(weight._data[safe][kept].sum())
         else:
-            smooth = smooth.sum() / float(kept.sum())
+            total_weight = float(kept.sum())
+        with np.errstate(divide="ignore", invalid="ignore"):  # nothing counted: 0 / 0 is nan, silently as in torch
+            smooth = smooth.sum() / total_weight
     elif reduction == "sum":
         smooth = smooth.sum()
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)

@@ -12,6 +12,7 @@ walk over that tree. ``module(x)`` runs the forward pre-hooks, ``forward``, then
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from itertools import count
@@ -64,7 +65,10 @@ class Module:
         set_plain(self, "_non_persistent_buffers_set", set())
         set_plain(self, "_modules", OrderedDict())
         set_plain(self, "_forward_hooks", OrderedDict())
+        set_plain(self, "_forward_hooks_with_kwargs", OrderedDict())
+        set_plain(self, "_forward_hooks_always_called", OrderedDict())
         set_plain(self, "_forward_pre_hooks", OrderedDict())
+        set_plain(self, "_forward_pre_hooks_with_kwargs", OrderedDict())
         set_plain(self, "_backward_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -373,13 +377,26 @@ class Module:
         return self
 
     # --- hooks and calling -----------------------------------------------------------------
-    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
-        """``hook(module, args)`` before forward; a non-None result replaces ``args``."""
-        return _add_hook(self._forward_pre_hooks, hook, prepend)
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
+        """``hook(module, args)`` before forward; a non-None result replaces ``args``.
 
-    def register_forward_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
-        """``hook(module, args, output)`` after forward; a non-None result replaces ``output``."""
-        return _add_hook(self._forward_hooks, hook, prepend)
+        With ``with_kwargs=True`` it is ``hook(module, args, kwargs)``, returning None or
+        ``(new_args, new_kwargs)``. Hooks run in registration order; ``prepend`` puts this one first.
+        """
+        flags = {"with_kwargs": (self._forward_pre_hooks_with_kwargs, with_kwargs)}
+        return _add_hook(self._forward_pre_hooks, hook, prepend, flags)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """``hook(module, args, output)`` after forward; a non-None result replaces ``output``.
+
+        ``args`` are the ones forward received (after the pre-hooks). ``with_kwargs=True``:
+        ``hook(module, args, kwargs, output)``. ``always_call=True``: the hook also runs when
+        forward raises (its own error is then only a warning, and forward's error propagates).
+        """
+        flags = {"with_kwargs": (self._forward_hooks_with_kwargs, with_kwargs),
+                 "always_call": (self._forward_hooks_always_called, always_call)}
+        return _add_hook(self._forward_hooks, hook, prepend, flags)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_input, grad_output)`` once the gradients w.r.t. the module's
@@ -391,21 +408,59 @@ class Module:
         return _add_hook(self._backward_hooks, hook, prepend)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
-        if self._backward_hooks:
-            hook_state = _BackwardHookState(self)
-            args = hook_state.wrap_inputs(args)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
+        """Pre-hooks, forward, forward hooks, in that order (and the backward hooks' identity ops)."""
+        called: set = set()  # always-call hooks that ran: they must not run twice if forward raises
+        output = None
+        try:
+            args, kwargs = self._run_forward_pre_hooks(args, kwargs)
+            if self._backward_hooks:
+                hook_state = _BackwardHookState(self)
+                args = hook_state.wrap_inputs(args)
+            output = self.forward(*args, **kwargs)
+            for key, hook in list(self._forward_hooks.items()):
+                if key in self._forward_hooks_always_called:
+                    called.add(key)
+                output = self._call_forward_hook(key, hook, args, kwargs, output)
+            if self._backward_hooks:
+                output = hook_state.wrap_outputs(output)
+            return output
+        except Exception:
+            self._run_always_called_hooks(called, args, kwargs, output)
+            raise
+
+    def _run_forward_pre_hooks(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is None:
+                    continue
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {result}.")
+                args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
+
+    def _call_forward_hook(self, key: int, hook: Callable, args: tuple, kwargs: dict, output: Any) -> Any:
+        """Call one forward hook; its non-None result replaces the output."""
+        if key in self._forward_hooks_with_kwargs:
+            result = hook(self, args, kwargs, output)
+        else:
             result = hook(self, args, output)
-            if result is not None:
-                output = result
-        if self._backward_hooks:
-            output = hook_state.wrap_outputs(output)
-        return output
+        return output if result is None else result
+
+    def _run_always_called_hooks(self, called: set, args: tuple, kwargs: dict, output: Any) -> None:
+        """Forward raised: run the ``always_call`` hooks that did not run yet; their errors only warn."""
+        for key, hook in list(self._forward_hooks.items()):
+            if key not in self._forward_hooks_always_called or key in called:
+                continue
+            try:
+                output = self._call_forward_hook(key, hook, args, kwargs, output)
+            except Exception as error:
+                warnings.warn("module forward hook with ``always_call=True`` raised an exception that was silenced "
+                              f"as another error was raised in forward: {error}", stacklevel=3)
 
     # --- printing --------------------------------------------------------------------------
     def _get_name(self) -> str:
@@ -435,12 +490,18 @@ class Module:
         return sorted(set(names))
 
 
-def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
+def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool,
+              flags: dict[str, tuple[OrderedDict, bool]] | None = None) -> RemovableHandle:
+    """Store ``hook`` under a fresh key; mark the key in each flag dict whose flag is set."""
     key = next(_hook_ids)
     hooks[key] = hook
     if prepend:
         hooks.move_to_end(key, last=False)
-    return RemovableHandle(hooks, hook, key)
+    flag_dicts = tuple(store for store, _ in (flags or {}).values())
+    for store, is_set in (flags or {}).values():
+        if is_set:
+            store[key] = True
+    return RemovableHandle(hooks, hook, key, extra=flag_dicts)
 
 
 class BackwardHookFunction(Function):
@@ -496,6 +557,9 @@ class _BackwardHookState:
     def _outputs_done(self, grads: tuple) -> None:
         self.grad_output = grads
         if not self.input_positions:  # no input needs a gradient: hooks see grad_input of Nones
+            warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
+                          "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                          "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.", stacklevel=2)
             self._call_hooks((None,) * self.n_inputs)
 
     def _inputs_done(self, grads: tuple) -> tuple:
