@@ -115,10 +115,10 @@ class Convolution(Function):
         xp = pad_spatial(x._data, pads)
         effective = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
         if any(e > size for e, size in zip(effective, xp.shape[2:], strict=True)):
-            sizes = ", ".join(str(s) for s in xp.shape[2:])
+            sizes = " x ".join(str(s) for s in xp.shape[2:])
             raise RuntimeError(
                 f"Calculated padded input size per channel: ({sizes}). Kernel size: "
-                f"({', '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
+                f"({' x '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
             )
         ctx.save_for_backward(x, weight)
         ctx.geometry = (stride, pads, dilation, groups, xp.shape)
