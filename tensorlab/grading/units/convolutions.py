@@ -3,11 +3,16 @@ matmul, and conv1d's input gradient (a transposed convolution), all from NumPy p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..compare import Tolerance
 from ..tasks import Clause, Task, task
 from .broadcasting import normal
+
+if TYPE_CHECKING:
+    from tensorlab import Tensor
 
 __all__ = ["CONV1D_INPUT_GRAD", "CONV1D_LOOPS", "CONV1D_UNFOLD", "UNFOLD1D"]
 
@@ -23,7 +28,8 @@ TIMED_BATCH, TIMED_CHANNELS, TIMED_OUT, TIMED_LENGTH, TIMED_KERNEL = 8, 8, 8, 40
 
 
 # --- references: tensorlab itself -------------------------------------------------------------------
-def _tensor(array: np.ndarray):  # type: ignore[no-untyped-def]
+def _tensor(array: np.ndarray) -> Tensor:
+    """A tensorlab tensor of ``array`` (tensorlab imported lazily, as the other units' references do)."""
     import tensorlab
 
     return tensorlab.tensor(np.ascontiguousarray(array))
