@@ -285,6 +285,7 @@ class ViewsMethods:
     select = views.select
     diagonal = views.diagonal
     as_strided = views.as_strided
+    unfold = views.unfold
     contiguous = contiguous
     unbind = join.unbind
     split = join.split

@@ -121,6 +121,8 @@ def test_conv_errors() -> None:
     check_op(lambda lib, a, k: f(lib).conv1d(a, k, stride=0), x, rng.standard_normal((4, 3, 3)).astype(T32), match="non-positive stride")
     check_op(lambda lib, a, k: f(lib).conv1d(a, k, padding=-1), x, rng.standard_normal((4, 3, 3)).astype(T32), match="negative padding")
     check_op(lambda lib, a, k: f(lib).conv2d(a, k), x[:, :, None], rng.standard_normal((4, 2, 3, 3)).astype(T32), match="to have 2 channels")
+    check_op(lambda lib, a, k: f(lib).conv2d(a, k, padding=(1, 0)), x[:, :, None, :2], rng.standard_normal((4, 3, 2, 3)).astype(T32),
+             same_message=True)  # 2-d sizes read (3 x 2)
 
 
 # --- transposed convolution -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""nn.Conv1d/Conv2d, the pooling layers, F.pad and double backward through conv, against torch."""
+"""nn.Conv1d/Conv2d/ConvTranspose1d/ConvTranspose2d, the pooling layers, F.pad and create_graph through conv, against torch."""
 
 from __future__ import annotations
 
@@ -95,6 +95,66 @@ def test_conv2d_layer_matches_torch(case: tuple) -> None:
     layer_m = nn.Conv2d(c_in, c_out, kernel, **kwargs, dtype=tl.float64 if x.dtype == np.float64 else None)
     assert repr(layer_m) == repr(layer_t)
     compare_layer(layer_t, layer_m, x)
+
+
+@st.composite
+def conv_transpose_layer_case(draw: st.DrawFn, n: int) -> tuple:
+    groups = draw(st.sampled_from([1, 1, 2]))
+    c_in, c_out = groups * draw(st.integers(1, 3)), groups * draw(st.integers(1, 3))
+    kernel = tuple(draw(st.integers(1, 3)) for _ in range(n))
+    stride = tuple(draw(st.integers(1, 3)) for _ in range(n))
+    dilation = tuple(draw(st.integers(1, 2)) for _ in range(n))
+    padding = tuple(draw(st.integers(0, 2)) for _ in range(n))
+    output_padding = tuple(draw(st.integers(0, max(s, d) - 1)) for s, d in zip(stride, dilation, strict=True))
+    spatial = tuple(2 * p + 1 + draw(st.integers(0, 3)) for p in padding)  # every output size stays positive
+    batch = draw(st.sampled_from([None, 2]))
+    kwargs = {"stride": stride, "padding": padding, "output_padding": output_padding, "groups": groups,
+              "bias": draw(st.booleans()), "dilation": dilation}
+    shape = ((batch,) if batch else ()) + (c_in, *spatial)
+    x = np.random.default_rng(draw(st.integers(0, 2**16))).standard_normal(shape)
+    return c_in, c_out, kernel, kwargs, x
+
+
+@pytest.mark.parametrize("n", [1, 2])
+@given(data=st.data())
+def test_conv_transpose_layers_match_torch(n: int, data: st.DataObject) -> None:
+    c_in, c_out, kernel, kwargs, x = data.draw(conv_transpose_layer_case(n))
+    layer_t = getattr(torch.nn, f"ConvTranspose{n}d")(c_in, c_out, kernel, **kwargs, dtype=torch.float64)
+    layer_m = getattr(nn, f"ConvTranspose{n}d")(c_in, c_out, kernel, **kwargs, dtype=tl.float64)
+    assert repr(layer_m) == repr(layer_t)
+    assert layer_m.weight.shape == tuple(layer_t.weight.shape)
+    compare_layer(layer_t, layer_m, x)
+
+
+def test_conv_transpose_output_size_picks_the_output_padding() -> None:
+    """output_size chooses among the sizes a strided transposed conv can give; others raise torch's ValueError."""
+    x = np.random.default_rng(0).standard_normal((1, 2, 4))
+    for size in ([9], [10], [1, 3, 10]):
+        layer_t = torch.nn.ConvTranspose1d(2, 3, 3, stride=2, dtype=torch.float64)
+        layer_m = nn.ConvTranspose1d(2, 3, 3, stride=2, dtype=tl.float64)
+        copy_weights(layer_t, layer_m)
+        assert_same(layer_t(torch.tensor(x), output_size=size), layer_m(tl.tensor(x), output_size=size))
+    for size in ([20], [1, 2]):
+        check_op(lambda lib, a, size=size: lib.nn.ConvTranspose1d(2, 3, 3, stride=2)(a, output_size=size),
+                 x.astype(np.float32), same_message=True)
+
+
+def test_conv_transpose_layer_is_the_input_gradient_of_a_conv() -> None:
+    """ConvTranspose1d(O, C) with a Conv1d(C, O)'s weight maps dY to that conv's dX (what the name means)."""
+    rng = np.random.default_rng(1)
+    conv = nn.Conv1d(3, 4, 3, stride=2, padding=1, bias=False)
+    up = nn.ConvTranspose1d(4, 3, 3, stride=2, padding=1, output_padding=1, bias=False)
+    up.weight = conv.weight
+    x = tl.tensor(rng.standard_normal((1, 3, 8)).astype(np.float32), requires_grad=True)
+    dy = tl.tensor(rng.standard_normal((1, 4, 4)).astype(np.float32))
+    conv(x).backward(dy)
+    np.testing.assert_allclose(up(dy).detach().numpy(), x.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_conv_transpose_layer_padding_mode_error() -> None:
+    for lib in (torch, tl):
+        with pytest.raises(ValueError, match='Only "zeros" padding mode is supported for ConvTranspose2d'):
+            lib.nn.ConvTranspose2d(2, 3, 3, padding_mode="reflect")
 
 
 REPR_CASES = [
@@ -237,7 +297,7 @@ def test_functional_reexports_ops(name: str) -> None:
     assert name in tl_f.__all__
 
 
-# --- double backward: first order with create_graph works, a second order raises clearly ---------
+# --- double backward: first order with create_graph works; pooling's second order raises clearly --
 def test_conv_create_graph_first_order_matches_torch() -> None:
     rng = np.random.default_rng(0)
     x, w = rng.standard_normal((2, 3, 7)), rng.standard_normal((4, 3, 3))
@@ -251,8 +311,6 @@ def test_conv_create_graph_first_order_matches_torch() -> None:
 @pytest.mark.parametrize(
     "op",
     [
-        lambda f, x, w: f.conv1d(x, w, padding=1),
-        lambda f, x, w: f.conv_transpose1d(x, w.transpose(0, 1)),
         lambda f, x, w: f.max_pool1d(x * w.sum(), 2),
         lambda f, x, w: f.avg_pool1d(x * w.sum(), 2),
     ],

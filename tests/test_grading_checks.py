@@ -172,6 +172,43 @@ def test_timed_cases_agree_with_torch(name: str) -> None:
     assert difference(TORCH_REFERENCES[name](*case), expected_outcome(task, case)) is None
 
 
+def torch_convolution_outcome(name: str, case: tuple) -> np.ndarray:
+    """Unit 09's tasks computed by torch: conv1d, F.unfold on a height-1 image, and autograd's input gradient."""
+    tensors = [torch.from_numpy(np.ascontiguousarray(a)) if isinstance(a, np.ndarray) else a for a in case]
+    if name == "conv1d_loops":
+        x, w, padding = tensors
+        return torch.nn.functional.conv1d(x, w, padding=padding).numpy()
+    if name == "conv1d_unfold":
+        x, w, padding, stride, dilation = tensors
+        return torch.nn.functional.conv1d(x, w, None, stride, padding, dilation).numpy()
+    if name == "unfold1d":
+        x, k, padding, stride, dilation = tensors
+        return torch.nn.functional.unfold(x[..., None, :], (1, k), (1, dilation), (0, padding), (1, stride)).numpy()
+    grad, w, length, padding, stride, dilation = tensors
+    x = torch.zeros(*grad.shape[:-2], w.shape[1], length, dtype=grad.dtype, requires_grad=True)
+    torch.nn.functional.conv1d(x, w, None, stride, padding, dilation).backward(grad)
+    return x.grad.numpy()
+
+
+@pytest.mark.parametrize("name", ["conv1d_loops", "unfold1d", "conv1d_unfold", "conv1d_input_grad"])
+def test_convolution_references_agree_with_torch(name: str) -> None:
+    """Unit 09: examples, clauses, 100 random cases and the timed case give torch's values and dtype;
+    the random cases hold unbatched, empty-batch, float32, non-contiguous, strided and dilated inputs."""
+    task = find_task(name)
+    cases = task.arguments(seed=3, random_cases=100)
+    if task.timed_case is not None:
+        cases.append(task.timed_case(task.rng(0)))
+    kinds: set[str] = set()
+    for case in cases:
+        first = case[0]
+        kinds |= {"unbatched"} if first.ndim == 2 else {"empty batch"} if first.shape[0] == 0 else set()
+        kinds |= {"float32"} if first.dtype == np.float32 else set()
+        kinds |= {"strided"} if any(keeps_layout(a) for a in case if isinstance(a, np.ndarray)) else set()
+        kinds |= {"stride > 1"} if len(case) > 3 and case[-2] > 1 else set()
+        assert difference(torch_convolution_outcome(name, case), expected_outcome(task, case), task.tolerance) is None, case
+    assert kinds >= {"unbatched", "empty batch", "float32", "strided"} | ({"stride > 1"} if name != "conv1d_loops" else set())
+
+
 def torch_index_outcome(name: str, case: tuple) -> Any:
     """What torch does for a case of unit 07's tasks (the index as torch's, arrays as tensors)."""
     from tensorlab.grading.units.indexing import as_torch_index, storage_span

@@ -3,7 +3,8 @@
 For each op: the first gradients with ``create_graph=True`` (for a grad_output ``v`` that is
 itself a leaf), then the gradient of a weighted sum of them with respect to every input and ``v``.
 A backward computed as NumPy constants would give wrong (usually zero) second derivatives here.
-Ops whose backward is marked once-differentiable (convolution, pooling) must raise instead.
+Ops whose backward is marked once-differentiable (pooling) must raise instead; convolution's
+backward is made of differentiable ops (unfold, matmul, fold), so its second derivatives are torch's.
 """
 
 from __future__ import annotations
@@ -217,12 +218,39 @@ def test_mse_loss(reduction: str, square: bool) -> None:
     check_double_backward(lambda lib, x, t: functional(lib).mse_loss(x, t, reduction=reduction), [randn(3, 4), randn(3, 4, seed=3)], square=square)
 
 
+# --- convolution: its backward is unfold + matmul + fold, differentiable again ------------------
+CONVOLUTIONS = {
+    "conv1d": (lambda lib, x, w, b: functional(lib).conv1d(x, w, b, stride=2, padding=1, dilation=2, groups=2),
+               [randn(2, 4, 9), randn(6, 2, 3, seed=3), randn(6, seed=4)]),
+    "conv1d unbatched 'same'": (lambda lib, x, w: functional(lib).conv1d(x, w, padding="same"), [randn(2, 6), randn(3, 2, 3, seed=3)]),
+    "conv2d": (lambda lib, x, w, b: functional(lib).conv2d(x, w, b, stride=(2, 1), padding=(1, 0), dilation=(1, 2)),
+               [randn(2, 2, 5, 6), randn(3, 2, 2, 2, seed=3), randn(3, seed=4)]),
+    "conv_transpose1d": (lambda lib, x, w, b: functional(lib).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1, groups=2, dilation=2),
+                         [randn(2, 4, 5), randn(4, 3, 3, seed=3), randn(6, seed=4)]),
+    "conv_transpose2d": (lambda lib, x, w: functional(lib).conv_transpose2d(x, w, stride=(2, 1), padding=(0, 1)),
+                         [randn(1, 2, 3, 3), randn(2, 3, 2, 2, seed=3)]),
+}
+
+
+@SQUARE
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
+@pytest.mark.parametrize("name", sorted(CONVOLUTIONS))
+def test_convolution_double_backward(name: str, fast: bool, square: bool) -> None:
+    fn, leaves = CONVOLUTIONS[name]
+    with tl.fast_path(fast):
+        check_double_backward(fn, leaves, square=square)
+
+
+def test_convolution_second_gradient_is_built_from_unfold_and_fold() -> None:
+    """The first gradient of conv's input is a fold (col2im) of W^T @ dY, as torch's is a transposed conv."""
+    x = tl.tensor(randn(1, 2, 6), requires_grad=True)
+    w = tl.tensor(randn(3, 2, 3, seed=3), requires_grad=True)
+    (grad_x,) = tl.autograd.grad(tl_f.conv1d(x, w).pow(2).sum(), (x,), create_graph=True)
+    assert grad_x.grad_fn.name() == "Col2ImBackward0"
+
+
 # --- once-differentiable ops: first order works, the second raises ------------------------------
 ONCE = {
-    "conv1d": (lambda f, x, w: f.conv1d(x, w), [randn(1, 2, 5), randn(3, 2, 2, seed=3)]),
-    "conv2d": (lambda f, x, w: f.conv2d(x, w, padding=1), [randn(1, 2, 3, 3), randn(3, 2, 2, 2, seed=3)]),
-    "conv_transpose1d": (lambda f, x, w: f.conv_transpose1d(x, w), [randn(1, 2, 4), randn(2, 3, 2, seed=3)]),
-    "conv_transpose2d": (lambda f, x, w: f.conv_transpose2d(x, w), [randn(1, 2, 3, 3), randn(2, 3, 2, 2, seed=3)]),
     "max_pool1d": (lambda f, x: f.max_pool1d(x, 2), [randn(1, 2, 6)]),
     "max_pool2d": (lambda f, x: f.max_pool2d(x, 2), [randn(1, 2, 4, 4)]),
     "avg_pool1d": (lambda f, x: f.avg_pool1d(x, 2), [randn(1, 2, 6)]),

@@ -311,6 +311,30 @@ def test_as_strided_random(data: st.DataObject) -> None:
     check_op(lambda m, x: x.as_strided(shape, strides, offset), values((4, 5)))
 
 
+@given(st.lists(st.integers(0, 5), max_size=3), st.data())
+def test_unfold_random(shape: list, data: st.DataObject) -> None:
+    """Tensor.unfold: windows as a view (strides checked), overlapping gradients added, torch's errors."""
+    n = max(len(shape), 1)
+    dim = data.draw(st.integers(-n - 1, n))
+    length = shape[dim % n] if shape and -n <= dim < n else 1
+    size = data.draw(st.integers(-1, length + 1))
+    step = data.draw(st.integers(0, 3))
+    check_op(lambda m, x: x.unfold(dim, size, step), values(tuple(shape)))
+
+
+def test_unfold_double_backward_matches_torch() -> None:
+    """unfold's backward adds the windows back; that backward's own backward is unfold again."""
+    x = standard_normal((2, 7))
+    results = []
+    for lib in (torch, tl):
+        a = lib.tensor(x, requires_grad=True)
+        (grad,) = lib.autograd.grad(a.unfold(1, 3, 2).pow(3).sum(), a, create_graph=True)
+        (second,) = lib.autograd.grad(grad.pow(2).sum(), a)
+        results.append((grad.detach().numpy(), second.numpy()))
+    for expected, got in zip(*results, strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
 # --- storage sharing, versions, gradients through chains of views ------------------------
 def test_view_fails_on_transposed_while_reshape_copies() -> None:
     t, m = pair(values((3, 4)))

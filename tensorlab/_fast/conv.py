@@ -19,7 +19,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import FunctionCtx
-from ..ops.windows import add_windows_back, crop_spatial, first_order_only, sliding_windows
+from ..ops.windows import add_windows_back, crop_spatial, sliding_windows
 from . import buffers
 
 
@@ -74,7 +74,9 @@ def convolution_forward(ctx: FunctionCtx, xp: np.ndarray, weight: Tensor, bias: 
 
 
 def convolution_backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-    """dW = dY @ cols^T and dcols = W^T @ dY (folded back), each one GEMM; db = dY summed."""
+    """dW = dY @ cols^T and dcols = W^T @ dY (folded back), each one GEMM; db = dY summed.
+
+    First order only: with create_graph=True, ``ops.conv`` takes its differentiable path instead."""
     x, weight = ctx.saved_tensors
     groups, o = ctx.geometry[3], grad.shape[1]
     out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
@@ -92,7 +94,7 @@ def convolution_backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_b = Tensor._from_array(g.sum(axis=2).reshape(o), grad.dtype)
     del g  # a view of ``rows``: the pool takes rows back only when nothing else sees it
     buffers.give_back(rows)
-    return first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+    return grad_x, grad_w, grad_b, None, None, None, None
 
 
 def _fold_input_grad(w: np.ndarray, g: np.ndarray, geometry: tuple, x_shape: tuple, out: tuple, kernel: tuple, dt: Any) -> Tensor:

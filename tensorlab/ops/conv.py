@@ -12,6 +12,11 @@ every window position adds its values back to the input elements it read. The tr
 convolution is exactly the backward-for-input of a convolution, so it is built from the same
 two pieces in the other order. (The fast path, ``_fast/conv.py``, lays the columns out as one
 ``(C*K, N*L)`` matrix instead, for one GEMM.)
+
+Double backward: when a graph is being built through a gradient (``create_graph=True``), the
+backward rules are written again with tensorlab ops — :class:`~.windows.Unfold`,
+:class:`~.windows.Fold`, matmul, sum — which are differentiable themselves (unfold and fold
+are each other's backward), so second derivatives come out right, as in torch.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ from .._fast import conv as fast_conv
 from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
+from ..autograd.grad_mode import state
 from .windows import (
+    Fold,
     Index,
     Pads,
+    Unfold,
     check_batched,
     crop_spatial,
-    first_order_only,
     fold_columns,
     ntuple,
     pad_spatial,
@@ -108,10 +115,10 @@ class Convolution(Function):
         xp = pad_spatial(x._data, pads)
         effective = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
         if any(e > size for e, size in zip(effective, xp.shape[2:], strict=True)):
-            sizes = ", ".join(str(s) for s in xp.shape[2:])
+            sizes = " x ".join(str(s) for s in xp.shape[2:])
             raise RuntimeError(
                 f"Calculated padded input size per channel: ({sizes}). Kernel size: "
-                f"({', '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
+                f"({' x '.join(str(e) for e in effective)}). Kernel size can't be greater than actual input size"
             )
         ctx.save_for_backward(x, weight)
         ctx.geometry = (stride, pads, dilation, groups, xp.shape)
@@ -130,6 +137,8 @@ class Convolution(Function):
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        if building_graph(grad, *ctx.saved_tensors):
+            return convolution_grads_as_ops(ctx, grad) + (None,) * 4
         if ctx.batch_as_one_matrix:
             return fast_conv.convolution_backward(ctx, grad)
         x, weight = ctx.saved_tensors
@@ -149,7 +158,33 @@ class Convolution(Function):
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(g.sum(axis=(0, 3)).reshape(o), grad.dtype)
-        return first_order_only("convolution", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 4
+        return grad_x, grad_w, grad_b, None, None, None, None
+
+
+def building_graph(*tensors: Tensor) -> bool:
+    """Is a backward being recorded (create_graph=True) through any of these tensors?"""
+    return state.enabled and any(t.requires_grad for t in tensors)
+
+
+def convolution_grads_as_ops(ctx: FunctionCtx, grad: Tensor) -> tuple:
+    """Convolution's backward in differentiable tensorlab ops: cols = unfold(x); dW = dY @ cols^T
+    summed over samples; dX = fold(W^T @ dY); db = dY summed. Used when create_graph=True."""
+    x, weight = ctx.saved_tensors
+    stride, pads, dilation, groups, _ = ctx.geometry
+    n, o = grad.shape[:2]
+    kernel, positions = tuple(weight.shape[2:]), math.prod(grad.shape[2:])
+    g = grad.reshape(n, groups, o // groups, positions)  # (N, G, O/G, P)
+    w = weight.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
+    grad_x = grad_w = grad_b = None
+    if ctx.needs_input_grad[0]:
+        dcols = (w.transpose(1, 2) @ g).reshape(n, -1, positions)  # (N, C*K, P)
+        grad_x = Fold.apply(dcols, tuple(x.shape[2:]), kernel, dilation, pads, stride)
+    if ctx.needs_input_grad[1]:
+        cols = Unfold.apply(x, kernel, dilation, pads, stride).reshape(n, groups, w.shape[2], positions)
+        grad_w = (g @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
+    if ctx.has_bias and ctx.needs_input_grad[2]:
+        grad_b = grad.sum((0, *range(2, grad.ndim)))
+    return grad_x, grad_w, grad_b
 
 
 def _convolution(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
@@ -208,6 +243,8 @@ class ConvolutionTranspose(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
+        if building_graph(grad, x, weight):
+            return transpose_grads_as_ops(ctx, grad) + (None,) * 5
         stride, pads, dilation, groups = ctx.geometry
         n, c = x.shape[:2]
         spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
@@ -226,7 +263,33 @@ class ConvolutionTranspose(Function):
             grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             grad_b = Tensor._from_array(grad._data.sum(axis=(0, *range(2, grad.ndim))), grad.dtype)
-        return first_order_only("conv_transpose", (grad_x, grad_w, grad_b), grad, x, weight) + (None,) * 5
+        return grad_x, grad_w, grad_b, None, None, None, None, None
+
+
+def transpose_grads_as_ops(ctx: FunctionCtx, grad: Tensor) -> tuple:
+    """ConvolutionTranspose's backward in differentiable tensorlab ops (create_graph=True):
+    dcols = unfold(dY) (first L windows), dX = W @ dcols, dW = X @ dcols^T summed over samples."""
+    x, weight = ctx.saved_tensors
+    stride, pads, dilation, groups = ctx.geometry
+    n, c = x.shape[:2]
+    spatial, kernel = tuple(x.shape[2:]), tuple(weight.shape[2:])
+    w = weight.reshape(groups, c // groups, -1)  # (G, C/G, O/G*K)
+    dcols = Unfold.apply(grad, kernel, dilation, pads, stride)  # (N, O*K, windows)
+    windows = tuple(
+        (size + b + a - d * (k - 1) - 1) // st + 1
+        for size, (b, a), d, k, st in zip(grad.shape[2:], pads, dilation, kernel, stride, strict=True)
+    )
+    first: Index = (..., *(slice(0, s) for s in spatial))  # output_padding may leave extra windows
+    dcols = dcols.reshape(n, groups, w.shape[2], *windows)[first].reshape(n, groups, w.shape[2], math.prod(spatial))
+    grad_x = grad_w = grad_b = None
+    if ctx.needs_input_grad[0]:
+        grad_x = (w @ dcols).reshape(x.shape)
+    if ctx.needs_input_grad[1]:
+        xg = x.reshape(n, groups, c // groups, math.prod(spatial))
+        grad_w = (xg @ dcols.transpose(2, 3)).sum(0).reshape(weight.shape)
+    if ctx.has_bias and ctx.needs_input_grad[2]:
+        grad_b = grad.sum((0, *range(2, grad.ndim)))
+    return grad_x, grad_w, grad_b
 
 
 def _conv_transpose(name: str, n: int, x: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:

@@ -457,6 +457,73 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
     return Window.apply_as("DiagonalBackward0", x, lambda layout: diagonal_layout(layout, offset, d1, d2))
 
 
+# --- sliding windows: overlapping views, backward adds the overlaps -------------------------
+def unfold_layout(layout: Layout, dim: int, size: int, step: int) -> Layout:
+    """Windows of ``size`` elements every ``step`` along ``dim``: ``dim`` now counts windows (its
+    stride times ``step``), and a new last dim walks inside a window (``dim``'s old stride)."""
+    shape, strides, offset = layout
+    windows = (shape[dim] - size) // step + 1
+    return (
+        (*shape[:dim], windows, *shape[dim + 1 :], size),
+        (*strides[:dim], strides[dim] * step, *strides[dim + 1 :], strides[dim]),
+        offset,
+    )
+
+
+class SlidingWindows(Function):
+    """y = x.unfold(dim, size, step): every window of x along dim, as a view (windows overlap when
+    step < size). dy/dx: an element of x read by several windows collects all their gradients, so
+    the backward adds, window tap by window tap (:class:`AddWindowsBack`); unfold is its backward."""
+
+    backward_name = "UnfoldBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, size: int, step: int) -> Tensor:
+        ctx.geometry = (tuple(x.shape), dim, size, step)
+        return x._view(*unfold_layout(layout_of(x), dim, size, step))
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        return AddWindowsBack.apply(grad, *ctx.geometry), None, None, None
+
+
+class AddWindowsBack(Function):
+    """z = zeros(shape), then every window element of g added onto the position it was read from."""
+
+    backward_name = "UnfoldBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, g: Tensor, shape: tuple, dim: int, size: int, step: int) -> Tensor:
+        ctx.geometry = (dim, size, step)
+        z = np.zeros(shape, dtype=g.dtype.numpy)
+        taps_along_dim = np.moveaxis(g._data, -1, dim)  # (..., size, windows, ...): tap first
+        for tap in range(size):  # tap ``tap`` of every window sits at tap + window * step
+            target = (slice(None),) * dim + (slice(tap, tap + (g.shape[dim] - 1) * step + 1, step),)
+            z[target] += taps_along_dim[(slice(None),) * dim + (tap,)]
+        return Tensor._from_array(z, g.dtype)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        return SlidingWindows.apply(grad, *ctx.geometry), None, None, None, None
+
+
+def unfold(x: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Tensor.unfold: all windows of ``size`` elements, ``step`` apart, along ``dimension``, as a
+    view with one more dim (the window's elements). The strided view under every convolution."""
+    dim = _wrap_dim(dimension, max(x.ndim, 1))
+    length = x.shape[dim] if x.ndim else 1
+    size, step = int(size), int(step)
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    source = x if x.ndim else x.reshape(1)
+    result = SlidingWindows.apply(source, dim, size, step)
+    return result if x.ndim else result.reshape(size)
+
+
 # --- family 4: stride-0 stretching: backward sums the copies ------------------------------
 class Expand(Function):
     """Stretch size-1 dims to a larger size with stride 0 (no copy). Backward: sum them back."""

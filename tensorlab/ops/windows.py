@@ -8,9 +8,10 @@ onto the input position it came from; that is the backward of anything that read
 As columns, the pair is :func:`unfold_columns` / :func:`fold_columns` (torch's ``(N, C*K, L)``
 layout): F.unfold / F.fold (defined here, each other's backward, so they support double
 backward), the convolution and its transpose (``conv.py``) all use it; pooling (``pooling.py``)
-reduces the windows directly.
+reduces the windows directly. (The convolution's backward, under create_graph=True, is made
+of Unfold, Fold and matmul, so it can be differentiated again: see ``conv.py``.)
 
-Backward rules that compute with NumPy directly (convolution, pooling) are not themselves
+Backward rules that compute with NumPy directly (pooling) are not themselves
 differentiable: with ``create_graph=True`` their gradients are usable, but differentiating them
 again raises a clear error (:class:`NotTwiceDifferentiable`) instead of silently treating them
 as constants.

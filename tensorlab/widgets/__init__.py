@@ -8,6 +8,7 @@
 - :class:`JoinExplorer`: cat/stack copy blocks into a new tensor, split/chunk/unbind cut views out of one;
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
+- :class:`ConvExplorer`: the receptive field (padded input elements and kernel taps) of each convolution output;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
 - :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs.
@@ -18,6 +19,7 @@ not import ipywidgets; the interactive view is built the first time it is displa
 
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
+from .conv import ConvExplorer, ConvModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .index import IndexExplorer, IndexModel
@@ -29,7 +31,8 @@ from .strides import StrideExplorer, StrideModel
 from .versions import VersionExplorer, VersionModel
 
 __all__ = [
-    "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
+    "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "ConvExplorer", "ConvModel",
+    "GatherExplorer",
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",

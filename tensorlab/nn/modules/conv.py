@@ -1,4 +1,7 @@
-"""Conv1d and Conv2d: a learnable weight (O, C/groups, *kernel) and bias (O,) around F.conv1d/conv2d.
+"""Conv1d/Conv2d and ConvTranspose1d/2d: a learnable weight and bias around F.conv*/conv_transpose*.
+
+A convolution's weight is (O, C/groups, *kernel); a transposed convolution's is (C, O/groups,
+*kernel), because it is the adjoint of a convolution from O channels to C (its input gradient).
 
 The arithmetic lives in ops/conv.py (unfold + one matmul); a layer only stores the geometry
 (as tuples, the way torch prints them), creates and initialises the parameters, and pads with
@@ -17,7 +20,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 PADDING_STRINGS = ("same", "valid")
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
@@ -36,8 +39,9 @@ class _ConvNd(Module):
     """
 
     dims: int = 0
+    transposed: bool = False
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Any = None, dtype: Any = None, output_padding: Any = 0) -> None:
         super().__init__()
         n = self.dims
         if groups <= 0:
@@ -59,10 +63,11 @@ class _ConvNd(Module):
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, n)
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
-        self.transposed, self.output_padding = False, (0,) * n
+        self.output_padding = _ntuple(output_padding, n)
         self.groups, self.padding_mode = groups, padding_mode
         self._reversed_padding_repeated_twice = self._pad_for_f_pad()
-        self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(empty((*shape, *self.kernel_size), dtype=dtype))
         if bias:
             self.bias = Parameter(empty(out_channels, dtype=dtype))
         else:
@@ -98,6 +103,8 @@ class _ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
@@ -123,3 +130,63 @@ class Conv2d(_ConvNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return self._conv(input, F.conv2d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """What ConvTranspose1d and ConvTranspose2d share: weight (C_in, C_out/groups, *kernel),
+    zeros padding only, and ``output_size`` in forward, which picks the output_padding that
+    makes the output that size (several sizes are possible when stride > 1)."""
+
+    transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, device, dtype, output_padding)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple:  # noqa: A002
+        """torch's rule: the smallest output is (L-1)*stride - 2*padding + dilation*(k-1) + 1; output_size
+        may exceed it by less than the stride in each dim, and the excess is the output_padding."""
+        if output_size is None:
+            return self.output_padding
+        n = self.dims
+        sizes = [int(size) for size in output_size]
+        if len(sizes) == input.ndim:  # the whole shape was given: keep the spatial sizes
+            sizes = sizes[-n:]
+        if len(sizes) != n:
+            raise ValueError(
+                f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or {input.ndim} elements (got {len(sizes)})"
+            )
+        spatial = tuple(input.shape[-n:])
+        smallest = [(size - 1) * st - 2 * p + d * (k - 1) + 1
+                    for size, st, p, d, k in zip(spatial, self.stride, self.padding, self.dilation, self.kernel_size, strict=True)]
+        largest = [low + st - 1 for low, st in zip(smallest, self.stride, strict=True)]
+        if not all(low <= size <= high for low, size, high in zip(smallest, sizes, largest, strict=True)):
+            raise ValueError(
+                f"requested an output size of {sizes}, but valid sizes range from {smallest} to {largest} "
+                f"(for an input of torch.Size({list(spatial)}))"
+            )
+        return tuple(size - low for size, low in zip(sizes, smallest, strict=True))
+
+    def _conv_transpose(self, input: Tensor, output_size: Any, conv_transpose: Any) -> Tensor:  # noqa: A002
+        extra = self._output_padding(input, output_size)
+        return conv_transpose(input, self.weight, self.bias, self.stride, self.padding, extra, self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-d convolution over (N, C_in, L) or (C_in, L): each input element spreads
+    ``x * weight`` over a window of the output (the input gradient of a Conv1d)."""
+
+    dims = 1
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        return self._conv_transpose(input, output_size, F.conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-d convolution over (N, C_in, H, W) or (C_in, H, W), e.g. learnable upsampling."""
+
+    dims = 2
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        return self._conv_transpose(input, output_size, F.conv_transpose2d)
