@@ -9,6 +9,7 @@
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`EinsumExplorer`: an einsum spec as nested loops, every use of an index letter linked;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
@@ -17,6 +18,7 @@ not import ipywidgets; the interactive view is built the first time it is displa
 
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
+from .einsum import EinsumExplorer, EinsumModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .index import IndexExplorer, IndexModel
@@ -31,4 +33,5 @@ __all__ = [
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",
+    "EinsumExplorer", "EinsumModel",
 ]
