@@ -223,6 +223,7 @@ SHAPE_CLAUSES = [
     Clause(IMPLICIT, ("i...,ij", [(2, 3, 4), (2, 5)])),
     Clause(DIAGONAL, ("iij->ji", [(3, 3, 2)])),
     Clause(DIAGONAL, ("ii->i", [(3, 4)])),
+    Clause(DIAGONAL, ("ii->i", [(1, 3)])),  # within one operand a size 1 does not broadcast
     Clause(BROADCAST, ("i,i->i", [(1,), (3,)])),
     Clause(BROADCAST, ("ij,jk", [(2, 3), (1, 4)])),
     Clause(BROADCAST, ("i,i", [(2,), (3,)])),
