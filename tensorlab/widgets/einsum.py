@@ -144,6 +144,8 @@ def render_svg(model: EinsumModel) -> str:
     # Plan every use first (so each knows all the others), then draw.
     spec = [[(use(label, f"spec{k}.{d}"), label) for d, label in enumerate(labels)] for k, labels in enumerate(model.inputs)]
     spec_out = [(use(label, f"specout.{d}"), label) for d, label in enumerate(model.output)]
+    shape_keys = [[use(label, f"shape{k}.{d}") for d, label in enumerate(labels)] for k, labels in enumerate(model.inputs)]
+    shape_out_keys = [use(label, f"shapeout.{d}") for d, label in enumerate(model.output)]
     order = [*model.output, *model.summed]
     loop_keys = [(use(label, f"loop{depth}"), label) for depth, label in enumerate(order)]
     statement_keys: list[list[tuple[str, Label]]] = []
@@ -173,7 +175,8 @@ def render_svg(model: EinsumModel) -> str:
     for key, label in spec_out:
         svg.cell(left, top, model.name(label), "#ffffff", key, links(key, label), model.role(label), stroke=COLOURS["result"])
         left += CELL + 2
-    svg.label(left + GAP, top + 18, "(pale yellow: summed)", COLOURS["muted"], 11)
+    implicit = "" if "->" in model.equation else "implicit output (no '->'); "
+    svg.label(left + GAP, top + 18, f"({implicit}pale yellow: summed)", COLOURS["muted"], 11)
 
     # 2. the shapes: each operand's sizes under its letters, and the result's
     top += CELL + 2 * GAP
@@ -185,14 +188,15 @@ def render_svg(model: EinsumModel) -> str:
             svg.label(x + CELL / 2, top + 30, model.name(label), COLOURS["muted"], 10, text_anchor="middle")
             broadcast = size == 1 and model.sizes[label] != 1
             info = f"op{k}.shape[{d}] = {size}" + (" (size 1: broadcasts, always index 0)" if broadcast else f" ({model.role(label)})")
-            svg.cell(x, top + 34, size, fill(label), _key(f"shape{k}.{d}", label), uses[label], info, stroke=operand_colour(k),
-                     dashed=broadcast)
+            key = shape_keys[k][d]
+            svg.cell(x, top + 34, size, fill(label), key, links(key, label), info, stroke=operand_colour(k), dashed=broadcast)
         left += max(len(shape), 1) * (CELL + 2) + 2 * GAP
     svg.label(left, top + 12, "out", COLOURS["result"], 12, font_weight="bold")
     for d, label in enumerate(model.output):
         x = left + d * (CELL + 2)
         svg.label(x + CELL / 2, top + 30, model.name(label), COLOURS["muted"], 10, text_anchor="middle")
-        svg.cell(x, top + 34, model.sizes[label], "#ffffff", _key(f"shapeout.{d}", label), uses[label],
+        key = shape_out_keys[d]
+        svg.cell(x, top + 34, model.sizes[label], "#ffffff", key, links(key, label),
                  f"out.shape[{d}] = {model.sizes[label]} ({model.role(label)})", stroke=COLOURS["result"])
     if not model.output:
         svg.label(left, top + 34 + 18, "() a 0-d tensor", COLOURS["muted"], 11)
