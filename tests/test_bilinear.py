@@ -70,6 +70,16 @@ def test_bilinear_errors(shapes: tuple, match: str | None) -> None:
     check_op(lambda lib, *t: F(lib).bilinear(*t), *arrays, match=match, same_message=match is not None)
 
 
+@pytest.mark.parametrize(("n1", "n2"), [(0, 4), (3, 0)])
+def test_bilinear_with_an_empty_feature_dim_is_the_empty_sum(n1: int, n2: int) -> None:
+    """torch's F.bilinear raises here (a reshape in its kernel); tensorlab gives what torch.einsum gives (documented)."""
+    x1, x2, weight, bias = (standard_normal(shape, k) for k, shape in enumerate([(2, n1), (2, n2), (5, n1, n2), (5,)]))
+    with pytest.raises(RuntimeError, match="cannot reshape tensor of 0 elements"):
+        torch.nn.functional.bilinear(torch.tensor(x1), torch.tensor(x2), torch.tensor(weight))
+    check_op(lambda lib, a, c, w, b: F(lib).bilinear(a, c, w, b) if lib is tl else lib.einsum("bi,oij,bj->bo", a, w, c) + b,
+             x1, x2, weight, bias)
+
+
 def test_bilinear_mixed_dtypes_error() -> None:
     check_op(
         lambda lib, a, c, w, b: F(lib).bilinear(a, c, w, b),

@@ -27,6 +27,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     ``weight`` is (out_features, in1_features, in2_features); the leading (batch) dims of the two
     inputs must be equal (they do not broadcast). One einsum computes it, so its gradients are
     einsum's: the product rule, each operand's gradient an einsum of the other two.
+
+    Deliberate difference: with in1_features or in2_features 0, torch 2.13 raises (a reshape
+    inside its kernel: "cannot reshape tensor of 0 elements"); tensorlab returns the empty sum,
+    zeros (plus the bias), as ``torch.einsum`` does for the same spec.
     """
     tensors = {"input1": input1, "input2": input2, "weight": weight} | ({} if bias is None else {"bias": bias})
     if len({t.dtype for t in tensors.values()}) > 1:
