@@ -589,13 +589,16 @@ def torch_einsum_outcome(name: str, case: tuple) -> Any:
         if name == "bilinear_by_matmul":
             left, weight, right = (torch.from_numpy(x) for x in case)  # (F.bilinear itself refuses N = 0)
             return torch.einsum("bn,anm,bm->ba", left, weight, right).numpy()
+        if name == "attention_scores":
+            queries, keys = (torch.from_numpy(x) for x in case)
+            return (queries @ keys.transpose(-2, -1)).numpy()
         x, pattern, sizes = case
         return einops.rearrange(torch.from_numpy(x), pattern, **sizes).numpy()
     except (RuntimeError, einops.EinopsError) as error:
         return Raised("RuntimeError", str(error))
 
 
-EINSUM_EINOPS_TASKS = ["einsum_shape", "mini_einsum", "bilinear_by_matmul", "mini_rearrange"]
+EINSUM_EINOPS_TASKS = ["einsum_shape", "mini_einsum", "bilinear_by_matmul", "attention_scores", "mini_rearrange"]
 
 
 @pytest.mark.parametrize("name", EINSUM_EINOPS_TASKS)
@@ -632,8 +635,9 @@ def test_einsum_einops_random_cases_cover_every_kind() -> None:
                      "dtype int64", "dtype float64", "rearrange error", "rearrange strided"}, kinds
 
 
-def test_bilinear_timed_case_agrees_with_torch() -> None:
-    task = find_task("bilinear_by_matmul")
+@pytest.mark.parametrize("name", ["bilinear_by_matmul", "attention_scores"])
+def test_einsum_timed_cases_agree_with_torch(name: str) -> None:
+    task = find_task(name)
     assert task.timed_case is not None
     case = task.timed_case(task.rng(0))
-    assert difference(torch_einsum_outcome("bilinear_by_matmul", case), expected_outcome(task, case), task.tolerance) is None
+    assert difference(torch_einsum_outcome(name, case), expected_outcome(task, case), task.tolerance) is None

@@ -8,6 +8,7 @@ EXERCISE = Exercise(
         Graded("einsum_shape", points=2, random_cases=20),
         Graded("mini_einsum", points=4, random_cases=20),
         Graded("bilinear_by_matmul", points=2, random_cases=20),
+        Graded("attention_scores", points=2, random_cases=20),
         Graded("mini_rearrange", points=3, random_cases=20),
     ),
     timeout=10.0,

@@ -252,6 +252,38 @@ def bilinear_by_matmul(l, A, r):
     Mutant("bilinear_by_matmul", "float64-result", BILINEAR_RIGHT.replace("(left * r).sum(axis=-1).T", "(left * r).sum(axis=-1).T.astype(float)")),
     Mutant("bilinear_by_matmul", "forgets-r", BILINEAR_RIGHT.replace("(left * r).sum(axis=-1).T", "left.sum(axis=-1).T")),
 
+    # --- attention_scores ------------------------------------------------------------------------------
+    Mutant("attention_scores", "calls-np-einsum", '''
+def attention_scores(q, k):
+    return np.einsum("bhid,bhjd->bhij", q, k)
+'''),
+    Mutant("attention_scores", "calls-torch", '''
+import torch
+def attention_scores(q, k):
+    return (torch.from_numpy(q) @ torch.from_numpy(k).transpose(-2, -1)).numpy()
+'''),
+    Mutant("attention_scores", "for-loop-over-heads", '''
+def attention_scores(q, k):
+    out = np.zeros(q.shape[:3] + (k.shape[2],), dtype=q.dtype)
+    for h in range(q.shape[1]):
+        out[:, h] = np.matmul(q[:, h], k[:, h].swapaxes(-1, -2))
+    return out
+'''),
+    Mutant("attention_scores", "recursion-over-the-batch", '''
+def attention_scores(q, k):
+    if q.ndim == 2:
+        return np.matmul(q, k.T)
+    return np.stack(list(map(attention_scores, q, k)))
+'''),
+    Mutant("attention_scores", "no-transpose", "def attention_scores(q, k):\n    return np.matmul(q, k)\n"),
+    Mutant("attention_scores", ".T-reverses-every-dim", "def attention_scores(q, k):\n    return np.matmul(q, k.T)\n"),
+    Mutant("attention_scores", "reshape-instead-of-transpose",
+           "def attention_scores(q, k):\n    return np.matmul(q, k.reshape(k.shape[:2] + (k.shape[3], k.shape[2])))\n"),
+    Mutant("attention_scores", "keys-and-queries-swapped", "def attention_scores(q, k):\n    return np.matmul(k, q.swapaxes(-1, -2))\n"),
+    Mutant("attention_scores", "elementwise-then-sum", "def attention_scores(q, k):\n    return (q * k).sum(axis=-1)\n"),
+    Mutant("attention_scores", "float64-result",
+           "def attention_scores(q, k):\n    return np.matmul(q, k.swapaxes(-1, -2)).astype(np.float64)\n"),
+
     # --- mini_rearrange -------------------------------------------------------------------------------
     Mutant("mini_rearrange", "calls-einops", '''
 import einops

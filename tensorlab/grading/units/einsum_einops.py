@@ -18,7 +18,7 @@ from ..compare import Tolerance
 from ..tasks import Clause, Task, task
 from .broadcasting import normal
 
-__all__ = ["BILINEAR_BY_MATMUL", "EINSUM_SHAPE", "MINI_EINSUM", "MINI_REARRANGE", "random_spec"]
+__all__ = ["ATTENTION_SCORES", "BILINEAR_BY_MATMUL", "EINSUM_SHAPE", "MINI_EINSUM", "MINI_REARRANGE", "random_spec"]
 
 # Every library call that contracts operands for you: the exercise is to build that yourself.
 EINSUM_LIKE = (
@@ -49,6 +49,12 @@ def bilinear_reference(l: np.ndarray, A: np.ndarray, r: np.ndarray) -> np.ndarra
     import tensorlab
 
     return tensorlab.einsum("bn,anm,bm->ba", tensorlab.from_numpy(l), tensorlab.from_numpy(A), tensorlab.from_numpy(r)).numpy()
+
+
+def attention_reference(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    import tensorlab
+
+    return tensorlab.einsum("bhid,bhjd->bhij", tensorlab.from_numpy(q), tensorlab.from_numpy(k)).numpy()
 
 
 def rearrange_reference(x: np.ndarray, pattern: str, sizes: dict[str, int]) -> np.ndarray:
@@ -152,6 +158,20 @@ def random_bilinear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
 def timed_bilinear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A loop over (b, a, n, m) is 4 million steps: seconds; two matmuls and a sum take milliseconds."""
     return normal(rng, (250, 16)), normal(rng, (16, 16, 64)), normal(rng, (250, 64))
+
+
+def random_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """q (B, H, I, D) and k (B, H, J, D): sizes 1-4, one in eight 0; I and J usually differ; float64 or float32."""
+    b, h, i, j, d = (int(size) for size in rng.integers(1, 5, size=5))
+    if rng.random() < 0.125:
+        b, h, i, j, d = [0 if n == int(rng.integers(0, 5)) else size for n, size in enumerate((b, h, i, j, d))]
+    dtype = np.float32 if rng.random() < 0.25 else np.float64
+    return maybe_strided(rng, random_values(rng, (b, h, i, d), dtype)), maybe_strided(rng, random_values(rng, (b, h, j, d), dtype))
+
+
+def timed_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A loop over (b, h, i, j) is 260 000 dot products: seconds; one batched matmul, milliseconds."""
+    return normal(rng, (4, 4, 128, 32)), normal(rng, (4, 4, 128, 32))
 
 
 def random_rearrange_case(rng: np.random.Generator) -> tuple[np.ndarray, str, dict[str, int]]:
@@ -296,6 +316,23 @@ BILINEAR_CLAUSES = [
                          np.arange(12.0).reshape(2, 6)[:, ::2])),
 ]
 
+ATTENTION_EXAMPLES = [
+    (normal(np.random.default_rng(11), (2, 3, 4, 5)), normal(np.random.default_rng(12), (2, 3, 6, 5))),
+    (np.arange(4.0).reshape(1, 1, 2, 2), np.eye(2).reshape(1, 1, 2, 2)),
+]
+ATTENTION_SHAPE = "q is (B, H, I, D), k is (B, H, J, D); the result is (B, H, I, J): out[b, h, i, j] = q[b, h, i] @ k[b, h, j]."
+ATTENTION_EMPTY = "Any of B, H, I, J, D may be 0 (a sum over nothing is 0)."
+ATTENTION_CLAUSES = [
+    Clause(ATTENTION_SHAPE, (np.arange(24.0).reshape(1, 2, 3, 4), np.arange(40.0).reshape(1, 2, 5, 4) / 10)),
+    Clause(ATTENTION_SHAPE, (np.arange(12.0).reshape(3, 1, 2, 2), np.arange(12.0).reshape(3, 1, 2, 2)[:, :, ::-1] - 5)),
+    Clause(ATTENTION_SHAPE, (np.arange(6.0).reshape(1, 1, 2, 3), np.arange(9.0).reshape(1, 1, 3, 3))),
+    Clause(ATTENTION_EMPTY, (np.ones((2, 1, 3, 0)), np.ones((2, 1, 4, 0)))),
+    Clause(ATTENTION_EMPTY, (np.ones((2, 1, 0, 3)), np.ones((2, 1, 4, 3)))),
+    Clause(BILINEAR_DTYPE, (np.full((1, 2, 2, 3), 0.5, dtype=np.float32), np.ones((1, 2, 4, 3), dtype=np.float32))),
+    Clause(ANY_STRIDES, (np.arange(24.0).reshape(2, 1, 4, 3).transpose(0, 1, 3, 2)[:, :, :, :2],
+                         np.arange(72.0).reshape(2, 1, 6, 6)[:, :, ::2, :2])),
+]
+
 REARRANGE_EXAMPLES = [
     (np.arange(24.0).reshape(2, 3, 4), "b h w -> b w h", {}),
     (np.arange(24.0).reshape(2, 3, 4), "b h w -> (b h) w", {}),
@@ -369,6 +406,19 @@ BILINEAR_BY_MATMUL = task(Task(
     tolerance=FLOAT32_SUMS,
     vectorised=True,
     timed_case=timed_bilinear_case,
+))
+ATTENTION_SCORES = task(Task(
+    name="attention_scores",
+    reference=attention_reference,
+    examples=ATTENTION_EXAMPLES,
+    clauses=ATTENTION_CLAUSES,
+    random_case=random_attention_case,
+    hint="d is summed and both q and k index it last: swap k's last two dims (k.swapaxes(-1, -2) is (B, H, D, J)) "
+    "and matmul; the batch dims b, h ride along.",
+    forbidden=EINSUM_LIKE,
+    tolerance=FLOAT32_SUMS,
+    vectorised=True,
+    timed_case=timed_attention_case,
 ))
 MINI_REARRANGE = task(Task(
     name="mini_rearrange",
