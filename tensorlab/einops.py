@@ -43,11 +43,13 @@ class EinopsError(RuntimeError):
 class Side:
     """One side of a pattern: a list of groups, each a list of axis names (a bare axis is a group of one).
 
-    A unit axis ``1`` or ``()`` is an empty group; an anonymous number ``3`` (in repeat) becomes
-    a fresh name with a known size, recorded in ``anonymous``.
+    A unit axis ``1`` or ``()`` is an empty group; an anonymous number ``3`` (a new axis in repeat,
+    an axis reduced away in reduce: ``'(h 2) w -> h w'``) becomes a fresh name with a known size,
+    recorded in ``anonymous``; ``side`` keeps the two sides' fresh names apart.
     """
 
-    def __init__(self, expression: str) -> None:
+    def __init__(self, expression: str, side: str = "") -> None:
+        self.side = side
         self.groups: list[list[str]] = []
         self.anonymous: dict[str, int] = {}
         self.has_ellipsis = False
@@ -94,7 +96,7 @@ class Side:
                 return None
             if size <= 0:
                 raise EinopsError(f"Anonymous axis should have positive length, not {size}")
-            name = f"#{n_anonymous}"
+            name = f"#{self.side}{n_anonymous}"
             self.anonymous[name] = size
             return name
         if not token.isidentifier() or keyword.iskeyword(token):
@@ -218,7 +220,7 @@ def _apply(operation: Any, tensor: Any, pattern: str, axes_lengths: dict[str, in
     if "->" not in pattern:
         raise ValueError(f'pattern "{pattern}" has no "->" (einops raises ValueError here too)')
     left_text, right_text = pattern.split("->")
-    left, right = Side(left_text), Side(right_text)
+    left, right = Side(left_text, "left"), Side(right_text, "right")
     _check_identifiers(operation, left, right, axes_lengths)
 
     # 1. which dims does '...' cover, and what is every elementary axis' size?
@@ -230,7 +232,7 @@ def _apply(operation: Any, tensor: Any, pattern: str, axes_lengths: dict[str, in
         raise EinopsError(f"Wrong shape: expected {len(left.groups)} dims. Received {x.ndim}-dim tensor.")
     covered = x.ndim - explicit_groups
     left_groups, right_groups = left.expand_ellipsis(covered), right.expand_ellipsis(covered)
-    sizes = _solve_sizes(left_groups, tuple(x.shape), {**axes_lengths, **right.anonymous})
+    sizes = _solve_sizes(left_groups, tuple(x.shape), {**axes_lengths, **left.anonymous, **right.anonymous})
 
     # 2. one dim per elementary axis
     elementary = [n for group in left_groups for n in group]

@@ -62,8 +62,17 @@ def test_reduce_matches_einops(reduction: str) -> None:
         ("b ... w -> b w", {}),
         ("b c h w -> b () c ()", {}),
         ("b c h w -> b c h w", {}),
+        ("b c (h 2) (w 3) -> b c h w", {}),  # anonymous sizes on the left: the max-pooling idiom
+        ("b c (h 2) (w w2) -> b c h w", {"w2": 3}),
     ]:
         check_op(lambda lib, t, p=pattern, s=sizes: ops(lib).reduce(t, p, reduction, **s), x)
+
+
+def test_repeat_anonymous_axes_on_both_sides_stay_apart() -> None:
+    """A number on the left is reduced or split; one on the right is a new axis: the same count must not mix them."""
+    x = rng.standard_normal((4, 3))
+    check_op(lambda lib, t: ops(lib).reduce(t, "(h 2) w -> h w", "sum"), x)
+    check_op(lambda lib, t: ops(lib).repeat(t, "h w -> h (w 2) 3"), x)
 
 
 @pytest.mark.parametrize("reduction", ["any", "all", "sum", "max", "mean"])

@@ -730,3 +730,72 @@ def test_state_dict_shapes_reference_agrees_with_torch() -> None:
     for case in task.arguments(seed=3, random_cases=60):
         theirs = [(key, tuple(value.shape)) for key, value in build_module(case[0], torch).state_dict().items()]
         assert difference(theirs, expected_outcome(task, case), task.tolerance) is None, case
+
+
+# --- unit 10, einsum and einops: references against torch.einsum and the einops package on torch -------
+def torch_einsum_outcome(name: str, case: tuple) -> Any:
+    """What torch (or einops on torch) gives for one case of an einsum/einops task."""
+    import einops
+
+    try:
+        if name == "einsum_shape":  # meta tensors: shapes only, so the huge clause allocates nothing
+            equation, shapes = case
+            return tuple(torch.einsum(equation, *[torch.empty(shape, device="meta") for shape in shapes]).shape)
+        if name == "mini_einsum":
+            equation, *operands = case
+            return torch.einsum(equation, *[torch.from_numpy(x) for x in operands]).numpy()
+        if name == "bilinear_by_matmul":
+            left, weight, right = (torch.from_numpy(x) for x in case)  # (F.bilinear itself refuses N = 0)
+            return torch.einsum("bn,anm,bm->ba", left, weight, right).numpy()
+        if name == "attention_scores":
+            queries, keys = (torch.from_numpy(x) for x in case)
+            return (queries @ keys.transpose(-2, -1)).numpy()
+        x, pattern, sizes = case
+        return einops.rearrange(torch.from_numpy(x), pattern, **sizes).numpy()
+    except (RuntimeError, einops.EinopsError) as error:
+        return Raised("RuntimeError", str(error))
+
+
+EINSUM_EINOPS_TASKS = ["einsum_shape", "mini_einsum", "bilinear_by_matmul", "attention_scores", "mini_rearrange"]
+
+
+@pytest.mark.parametrize("name", EINSUM_EINOPS_TASKS)
+def test_einsum_einops_references_agree_with_torch(name: str) -> None:
+    task = find_task(name)
+    for case in task.arguments(seed=3, random_cases=150):
+        ours, theirs = expected_outcome(task, case), torch_einsum_outcome(name, case)
+        if isinstance(ours, Raised):
+            assert isinstance(theirs, Raised), (case, ours, theirs)
+        else:
+            assert difference(theirs, ours, task.tolerance) is None, (case, ours, theirs)
+
+
+def test_einsum_einops_random_cases_cover_every_kind() -> None:
+    """Errors, '...', implicit outputs, repeated letters, size 0 and 1, several dtypes and strides all occur."""
+    kinds: set[str] = set()
+    shape_task, einsum_task, rearrange_task = find_task("einsum_shape"), find_task("mini_einsum"), find_task("mini_rearrange")
+    for rng_seed in range(2):
+        for equation, shapes in shape_task.arguments(seed=rng_seed, random_cases=200)[len(shape_task.examples) + len(shape_task.clauses):]:
+            if isinstance(expected_outcome(shape_task, (equation, shapes)), Raised):
+                kinds.add("shape error")
+        for equation, *operands in einsum_task.arguments(seed=rng_seed, random_cases=200):
+            lhs = equation.partition("->")[0]
+            kinds |= {"ellipsis"} if "..." in equation else set()
+            kinds |= {"implicit"} if "->" not in equation else set()
+            kinds |= {"repeated"} if any(len(set(t.replace(".", ""))) < len(t.replace(".", "")) for t in lhs.split(",")) else set()
+            kinds |= {"size 0"} if any(0 in x.shape for x in operands) else set()
+            kinds |= {"strided"} if any(keeps_layout(x) for x in operands) else set()
+            kinds |= {f"dtype {x.dtype}" for x in operands}
+        for case in rearrange_task.arguments(seed=rng_seed, random_cases=200):
+            kinds |= {"rearrange error"} if isinstance(expected_outcome(rearrange_task, case), Raised) else set()
+            kinds |= {"rearrange strided"} if keeps_layout(case[0]) else set()
+    assert kinds >= {"shape error", "ellipsis", "implicit", "repeated", "size 0", "strided", "dtype float32",
+                     "dtype int64", "dtype float64", "rearrange error", "rearrange strided"}, kinds
+
+
+@pytest.mark.parametrize("name", ["bilinear_by_matmul", "attention_scores"])
+def test_einsum_timed_cases_agree_with_torch(name: str) -> None:
+    task = find_task(name)
+    assert task.timed_case is not None
+    case = task.timed_case(task.rng(0))
+    assert difference(torch_einsum_outcome(name, case), expected_outcome(task, case), task.tolerance) is None

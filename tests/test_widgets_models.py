@@ -24,6 +24,7 @@ from tensorlab.widgets import (
     VersionModel,
 )
 from tensorlab.widgets.broadcast import parse_shape
+from tensorlab.widgets.einsum import EinsumModel, parse_shapes
 from tensorlab.widgets.index import parse_index_expression
 from tensorlab.widgets.reduction import parse_dims
 from tensorlab.widgets.stride_drill import DRILLS, parse_strides
@@ -462,3 +463,77 @@ def test_stride_model_says_which_dims_cannot_merge() -> None:
     for viewed in ["x[:, ::2].view(-1)", "x.t().reshape(3, 2)", "x.reshape(6)", "x.t()"]:
         assert not any(step.why for step in StrideModel((3, 4) if "::2" in viewed else (2, 3), viewed).steps)
     assert explain((3, 2), (4, 2), (6,)).startswith("view possible: runs of memory (0, 1)")
+
+
+# --- EinsumExplorer (unit 10) --------------------------------------------------------------------
+def einsum_outcome_in_torch(equation: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...] | str:
+    """torch's result shape (meta tensors: nothing allocated), or its exception class."""
+    try:
+        return tuple(torch.einsum(equation, *[torch.empty(shape, device="meta") for shape in shapes]).shape)
+    except RuntimeError as error:
+        return type(error).__name__
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_einsum_model_result_or_error_is_torchs(seed: int) -> None:
+    from tensorlab.grading.units.einsum_einops import random_spec
+
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        equation, shapes = random_spec(rng, clashes=True)
+        model = EinsumModel(equation, shapes)
+        expected = einsum_outcome_in_torch(equation, shapes)
+        assert (model.result if model.error is None else model.error[0]) == expected, (equation, shapes)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_einsum_model_loops_compute_torch_einsum(seed: int) -> None:
+    """The loops the explorer prints, run as Python, give torch.einsum's values (broadcast dims index 0)."""
+    from tensorlab.grading.units.einsum_einops import random_spec
+
+    rng = np.random.default_rng(seed)
+    for _ in range(30):
+        equation, shapes = random_spec(rng, clashes=False)
+        model = EinsumModel(equation, shapes)
+        operands = [rng.standard_normal(shape) for shape in shapes]
+        scope = {f"op{k}": x for k, x in enumerate(operands)} | {"out": np.zeros(model.result or ())}
+        code = "\n".join(model.loops()).replace("…", "e_")  # '…0' names a dim under '...'; Python needs a plain name
+        exec(code, scope)  # the explorer's own output, run on NumPy arrays
+        expected = torch.einsum(equation, *[torch.from_numpy(x) for x in operands]).numpy()
+        np.testing.assert_allclose(scope["out"], expected, rtol=1e-10, atol=1e-10, err_msg=f"{equation} {shapes}\n{code}")
+
+
+def test_einsum_model_names_kept_and_summed_letters() -> None:
+    model = EinsumModel("bij,bjk->bik", [(3, 2, 5), (3, 5, 4)])
+    assert model.output == ["b", "i", "k"] and model.summed == ["j"] and model.result == (3, 2, 4)
+    assert model.multiplications() == 3 * 2 * 4 * 5
+    assert model.loops()[-1].strip() == "out[b, i, k] += op0[b, i, j] * op1[b, j, k]"
+    assert "j: size 5, summed (not in the output)" in model.role("j")
+    trace = EinsumModel("ii", [(4, 4)])
+    assert trace.result == () and trace.loops() == ["for i in range(4):", "  out += op0[i, i]"]
+    assert "its diagonal" in trace.role("i")
+    implicit = EinsumModel("ji", [(2, 3)])
+    assert implicit.output == ["i", "j"] and implicit.result == (3, 2)  # sorted letters: a transpose
+    broadcast = EinsumModel("...ij,...jk", [(5, 1, 2, 3), (4, 3, 2)])
+    assert broadcast.result == (5, 4, 2, 2)
+    assert broadcast.statement() == "out[…0, …1, i, k] += op0[…0, 0, i, j] * op1[…1, j, k]"
+
+
+def test_einsum_model_error_is_torchs_message() -> None:
+    model = EinsumModel("i,i", [(2,), (3,)])
+    with pytest.raises(RuntimeError) as raised:
+        torch.einsum("i,i", torch.ones(2), torch.ones(3))
+    assert model.error == ("RuntimeError", str(raised.value)) and model.result is None and model.loops() == []
+    assert model.describe().endswith(str(raised.value))
+
+
+@pytest.mark.parametrize(("text", "shapes"), [("(3, 2, 5), (3, 5, 4)", [(3, 2, 5), (3, 5, 4)]), ("(4, 4)", [(4, 4)]),
+                                              ("(5,), (4,)", [(5,), (4,)]), ("()", [()]), ("[(2, 3)]", [(2, 3)])])
+def test_parse_shapes_reads_what_a_learner_types(text: str, shapes: list[tuple[int, ...]]) -> None:
+    assert parse_shapes(text) == shapes
+
+
+@pytest.mark.parametrize("text", ["(3, 2", "3, -1", "(a, b)", "((1, 2.5),)"])
+def test_parse_shapes_refuses_anything_but_shapes(text: str) -> None:
+    with pytest.raises(ValueError, match="not shapes"):
+        parse_shapes(text)

@@ -66,3 +66,15 @@ def test_stride_drill_displays_its_question_then_the_live_view(tmp_path: Path) -
     assert "y.stride() = ?" in fallback["text/plain"] and "stride ?" in fallback["image/svg+xml"]
     assert "(1, 4)" not in fallback["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in live
+
+
+@pytest.mark.timeout(120)
+def test_einsum_explorer_displays_its_loops_then_its_live_view(tmp_path: Path) -> None:
+    """EinsumExplorer, as unit 10 shows it: the static picture (spec, shapes, loops) with its info line, then the widget."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import EinsumExplorer\nEinsumExplorer("bij,bjk->bik", (3, 2, 5), (3, 5, 4))')])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="loop3:j"' in fallback["image/svg+xml"]
+    assert "torch.Size([3, 2, 4]): sums over j" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -22,6 +22,7 @@ from tensorlab.widgets import (
     StrideExplorer,
     VersionExplorer,
 )
+from tensorlab.widgets.einsum import EinsumExplorer
 from tensorlab.widgets.svg import Svg, text_width
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -160,3 +161,38 @@ def test_version_picture_links_names_to_their_storage() -> None:
     assert links["storage:0"] == ["name:a", "name:b"]
     assert links["name:c"] == ["storage:3"]
     assert "_version 1" in svg and ">3: c = a.clone()</text>" in svg
+
+
+# --- EinsumExplorer (unit 10) --------------------------------------------------------------------
+EINSUM_CASES = {
+    "einsum_bmm": lambda: EinsumExplorer("bij,bjk->bik", (3, 2, 5), (3, 5, 4)),
+    "einsum_bilinear": lambda: EinsumExplorer("bn,anm,bm->ba", (2, 5), (3, 5, 4), (2, 4)),
+    "einsum_ellipsis_broadcast": lambda: EinsumExplorer("...ij,...jk", (5, 1, 2, 3), (4, 3, 2)),
+    "einsum_trace": lambda: EinsumExplorer("ii", (4, 4)),
+    "einsum_error": lambda: EinsumExplorer("i,i", (2,), (3,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EINSUM_CASES))
+def test_einsum_svg_matches_snapshot(name: str) -> None:
+    svg = EINSUM_CASES[name]().to_svg()
+    ET.fromstring(svg)
+    assert svg == EINSUM_CASES[name]().to_svg(), "not deterministic"
+    path = SNAPSHOTS / f"{name}.svg"
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.write_text(svg, encoding="utf-8")
+    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+
+
+def test_einsum_svg_links_every_use_of_a_letter() -> None:
+    """Hovering j in the spec lights up j in op0's and op1's shapes and in the loops; k never lights up j."""
+    root = ET.fromstring(EinsumExplorer("bij,bjk->bik", (3, 2, 5), (3, 5, 4)).to_svg())
+    groups = {g.get("data-key"): g for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    j_links = set(groups["spec0.2:j"].get("data-links").split())
+    assert {"spec1.1:j", "shape0.2:j", "shape1.1:j", "loop3:j", "stmt1.2:j", "stmt2.1:j"} <= j_links
+    assert not any(key.endswith(":k") or key.endswith(":b") for key in j_links)
+    assert "summed (not in the output)" in groups["loop3:j"].get("data-info")
+    assert "kept as output dim 2" in groups["spec1.2:k"].get("data-info")
+    error = ET.fromstring(EinsumExplorer("i,i", (2,), (3,)).to_svg())
+    assert "does not broadcast with previously seen size 2" in "".join(error.itertext())
+    assert not list(error.iter("{http://www.w3.org/2000/svg}g"))

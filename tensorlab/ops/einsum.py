@@ -20,7 +20,7 @@ from typing import Any
 
 from .._tensor import Tensor
 
-__all__ = ["einsum"]
+__all__ = ["einsum"]  # parse_equation is for the einsum explorer, not the torch namespace
 
 Label = Any  # a letter, or an int for the k-th dim covered by "..."
 
@@ -125,18 +125,18 @@ def _output_labels(output: str | None, inputs: list[list[Label]], ellipsis_rank:
     return result
 
 
-def _label_sizes(operands: list[Tensor], inputs: list[list[Label]]) -> dict[Label, int]:
+def _label_sizes(shapes: Sequence[Sequence[int]], inputs: list[list[Label]]) -> dict[Label, int]:
     """The size of every label across operands: equal, or 1 (which broadcasts)."""
     sizes: dict[Label, int] = {}
-    for k, (x, labels) in enumerate(zip(operands, inputs, strict=True)):
+    for k, (shape, labels) in enumerate(zip(shapes, inputs, strict=True)):
         first_size: dict[Label, int] = {}
-        for lab, size in zip(labels, x.shape, strict=True):
+        for lab, size in zip(labels, shape, strict=True):
             if first_size.setdefault(lab, size) != size:
                 raise RuntimeError(
                     f"einsum(): subscript {lab} is repeated for operand {k} but the sizes don't match, "
                     f"{size} != {first_size[lab]}"
                 )
-        for lab, size in zip(labels, x.shape, strict=True):
+        for lab, size in zip(labels, shape, strict=True):
             seen = sizes.get(lab)
             if seen is None or seen == 1:
                 sizes[lab] = size
@@ -205,7 +205,30 @@ def _prod(values: Any) -> int:
     return out
 
 
-# --- public function ----------------------------------------------------------------------------
+# --- public functions ---------------------------------------------------------------------------
+def parse_equation(equation: str, shapes: Sequence[Sequence[int]]) -> tuple[list[list[Label]], list[Label], dict[Label, int]]:
+    """Step 1 alone, from shapes: each operand's labels, the output's labels and every label's size.
+
+    A dim covered by ``...`` gets the int label -k (the k-th such dim from the right), so the
+    ellipsis blocks of all operands line up on the right. Raises torch's RuntimeError for a
+    malformed equation or sizes that clash (the einsum explorer shows the same).
+    """
+    lhs, arrow, output = equation.partition("->")
+    terms = lhs.split(",")
+    offsets = [sum(len(t) + 1 for t in terms[:k]) for k in range(len(terms))]  # where each term starts
+    if len(shapes) < len(terms):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(shapes) > len(terms):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    inputs = [
+        _expand_ellipsis(_parse_term(term, k, offsets[k]), len(shape), k)
+        for k, (term, shape) in enumerate(zip(terms, shapes, strict=True))
+    ]
+    ellipsis_rank = max((-min((lab for lab in labels if isinstance(lab, int)), default=0) for labels in inputs), default=0)
+    out_labels = _output_labels(output if arrow else None, inputs, ellipsis_rank, offset=len(lhs) + 2)
+    return inputs, out_labels, _label_sizes(shapes, inputs)
+
+
 def einsum(*args: Any) -> Tensor:
     """Sum of products named by index letters, as torch.einsum (string or sublist form)."""
     if args and not isinstance(args[0], str):
@@ -214,20 +237,7 @@ def einsum(*args: Any) -> Tensor:
         equation, operands = args[0], list(args[1:])
         if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
             operands = list(operands[0])
-    lhs, arrow, output = equation.partition("->")
-    terms = lhs.split(",")
-    offsets = [sum(len(t) + 1 for t in terms[:k]) for k in range(len(terms))]  # where each term starts
-    if len(operands) < len(terms):
-        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
-    if len(operands) > len(terms):
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    inputs = [
-        _expand_ellipsis(_parse_term(term, k, offsets[k]), x.ndim, k)
-        for k, (term, x) in enumerate(zip(terms, operands, strict=True))
-    ]
-    ellipsis_rank = max((-min((lab for lab in labels if isinstance(lab, int)), default=0) for labels in inputs), default=0)
-    out_labels = _output_labels(output if arrow else None, inputs, ellipsis_rank, offset=len(lhs) + 2)
-    sizes = _label_sizes(operands, inputs)
+    inputs, out_labels, sizes = parse_equation(equation, [tuple(x.shape) for x in operands])
 
     # per operand: diagonals of repeated labels, then sum labels nobody else needs
     prepared = []

@@ -10,6 +10,8 @@
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`ConvExplorer`: the receptive field (padded input elements and kernel taps) of each convolution output;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`EinsumExplorer`: an einsum spec as nested loops, every use of an index letter linked;
+- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
 - :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs.
 
@@ -20,6 +22,7 @@ not import ipywidgets; the interactive view is built the first time it is displa
 from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
 from .conv import ConvExplorer, ConvModel
+from .einsum import EinsumExplorer, EinsumModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
 from .index import IndexExplorer, IndexModel
@@ -36,5 +39,6 @@ __all__ = [
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",
+    "EinsumExplorer", "EinsumModel",
     "ModuleExplorer", "ModuleModel",
 ]

@@ -18,3 +18,7 @@ __all__ = [
     "Identity", "LayerNorm", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
     "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
 ]
+
+from .linear import Bilinear  # unit 10 (einsum): y = x1^T A x2 + b
+
+__all__ += ["Bilinear"]
