@@ -17,10 +17,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._creation import empty, zeros
+from ..._fast import switch as fast
 from ..._tensor import Tensor
 from ...ops.join import cat, stack
 from .. import functional as F
 from .. import init
+from ..lstm_layer import LSTMLayer
 from ..parameter import Parameter
 from .module import Module
 
@@ -185,6 +187,9 @@ class RNNBase(Module):
 
     def _run_direction(self, x_proj: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None, reverse: bool) -> tuple[Tensor, State]:
         """The time loop of one layer in one direction: the outputs (h at every step) and the last state."""
+        if self.mode == "LSTM" and w_hr is None and fast.enabled:  # the loop as one node: nn/lstm_layer.py
+            output, h, c = LSTMLayer.apply(x_proj, *state, w_hh, b_hh, reverse)
+            return output, (h, c)
         step = STEPS[self.mode]
         inputs = x_proj.unbind(0)
         outputs: list[Tensor] = [state[0]] * len(inputs)
@@ -253,7 +258,9 @@ class RNNBase(Module):
             for direction in range(directions):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
                 index = layer * directions + direction
-                x_proj = F.linear(sequence, w_ih, b_ih)  # all time steps in one matmul
+                steps, batch, features = sequence.shape
+                # W_ih x + b_ih does not depend on h: all time steps in one matmul
+                x_proj = F.linear(sequence.reshape(steps * batch, features), w_ih, b_ih).view(steps, batch, -1)
                 out, final = self._run_direction(x_proj, tuple(s[index] for s in initial), w_hh, b_hh, w_hr, reverse=direction == 1)
                 outputs.append(out)
                 finals.append(final)
