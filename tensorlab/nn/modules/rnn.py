@@ -151,7 +151,7 @@ class RNNBase(Module):
             layer_input = input_size if layer == 0 else real_hidden * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                shapes = {"weight_ih": (gate_size, layer_input), "weight_hh": (gate_size, real_hidden)}
+                shapes: dict[str, tuple[int, ...]] = {"weight_ih": (gate_size, layer_input), "weight_hh": (gate_size, real_hidden)}
                 if bias:
                     shapes |= {"bias_ih": (gate_size,), "bias_hh": (gate_size,)}
                 if proj_size > 0:
@@ -181,7 +181,7 @@ class RNNBase(Module):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         get = self._parameters.get
         return (
-            get("weight_ih" + suffix), get("weight_hh" + suffix),  # type: ignore[return-value]
+            get("weight_ih" + suffix), get("weight_hh" + suffix),
             get("bias_ih" + suffix), get("bias_hh" + suffix), get("weight_hr" + suffix),
         )
 
@@ -206,9 +206,8 @@ class RNNBase(Module):
 
     def _sequence(self, input: Tensor, hx: State | None) -> tuple[Tensor, State, bool]:  # noqa: A002
         """Check the input, give it (T, N, features) layout and return the initial state."""
-        name = "LSTM" if self.mode == "LSTM" else "RNN"
         if input.ndim not in (2, 3):
-            tail = "instead" if self.mode == "LSTM" else "tensor instead"
+            name, tail = ("RNN", "tensor instead") if self.mode.startswith("RNN") else (self.mode, "instead")
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D {tail}")
         batched = input.ndim == 3
         weight = self._parameters["weight_ih_l0"]
