@@ -2,8 +2,8 @@
 
 Each layer is built in both libraries with torch's weights copied into tensorlab through the
 state dict (so names, shapes and order must match). Then: the output, the final states, and the
-gradients of the input, of h0/c0 and of every parameter. The LSTM runs on both paths: the fast
-one (the time loop as one Function, nn/lstm_layer.py) and the plain one (one tensor op at a time).
+gradients of the input, of h0/c0 and of every parameter. The layers run on both paths: the fast
+one (the time loop as one Function, nn/recurrent_layer.py) and the plain one (one tensor op at a time).
 """
 
 from __future__ import annotations
@@ -322,12 +322,13 @@ def test_errors(case: str) -> None:
 
 
 # --- double backward --------------------------------------------------------------------------------
-def test_double_backward() -> None:
-    """The plain path is made of tensor ops: second derivatives match torch. The fast LSTM path
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+def test_double_backward(name: str) -> None:
+    """The plain path is made of tensor ops: second derivatives match torch. The fast path
     computes its backward in NumPy and says so when differentiated twice (torch's @once_differentiable)."""
     x = standard_normal((3, 2, 2))
     results = []
-    torch_layer, tl_layer = build_twins("LSTM", 2, 3)
+    torch_layer, tl_layer = build_twins(name, 2, 3)
     for lib, layer in ((torch, torch_layer), (tl, tl_layer)):
         xs = lib.tensor(x.copy(), requires_grad=True)
         with tl.fast_path(False):
@@ -337,7 +338,7 @@ def test_double_backward() -> None:
         results.append((gx.detach().numpy(), ggx.numpy()))
     for e, g in zip(results[0], results[1], strict=True):
         np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-10)
-    layer = tl.nn.LSTM(2, 3).double()
+    layer = getattr(tl.nn, name)(2, 3).double()
     xs = tl.tensor(x.copy(), requires_grad=True)
     out, _ = layer(xs)
     (gx,) = tl.autograd.grad((out * out).sum(), xs, create_graph=True)

@@ -6,6 +6,10 @@ unrolled graph. Parameters have torch's names, shapes and order (``weight_ih_l0`
 ``weight_hh_l0``, ``bias_ih_l0``, ``bias_hh_l0``, then ``*_reverse`` for the backward
 direction), with the gates stacked in torch's order (LSTM i, f, g, o; GRU r, z, n), so a state
 dict moves between torch and tensorlab in both directions.
+
+The step functions below are the plain path, the one to read. On the fast path (the default)
+each layer's time loop runs as one autograd node instead (``nn/recurrent_layer.py``): same
+values, a fraction of the Python overhead.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from ..._tensor import Tensor
 from ...ops.join import cat, stack
 from .. import functional as F
 from .. import init
-from ..lstm_layer import LSTMLayer
 from ..parameter import Parameter
+from ..recurrent_layer import RecurrentLayer
 from .module import Module
 
 __all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
@@ -187,9 +191,9 @@ class RNNBase(Module):
 
     def _run_direction(self, x_proj: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None, reverse: bool) -> tuple[Tensor, State]:
         """The time loop of one layer in one direction: the outputs (h at every step) and the last state."""
-        if self.mode == "LSTM" and w_hr is None and fast.enabled:  # the loop as one node: nn/lstm_layer.py
-            output, h, c = LSTMLayer.apply(x_proj, *state, w_hh, b_hh, reverse)
-            return output, (h, c)
+        if w_hr is None and fast.enabled:  # the whole loop as one autograd node: nn/recurrent_layer.py
+            output, *final = RecurrentLayer.apply(x_proj, state[0], state[1] if len(state) > 1 else None, w_hh, b_hh, self.mode, reverse)
+            return output, tuple(final)
         step = STEPS[self.mode]
         inputs = x_proj.unbind(0)
         outputs: list[Tensor] = [state[0]] * len(inputs)
