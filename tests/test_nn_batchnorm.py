@@ -32,7 +32,7 @@ def running_stats(channels: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]
 
 
 # --- F.batch_norm --------------------------------------------------------------------------------
-@pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (2, 3, 4, 5), (5, 2, 1, 3, 2)])
+@pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (2, 3, 4, 5), (5, 2, 1, 3, 2), (0, 3), (0, 3, 2)])
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("affine", ["both", "weight", "none"])
 def test_batch_norm(shape: tuple, training: bool, affine: str) -> None:
@@ -62,7 +62,7 @@ def test_batch_norm_float32_and_no_buffers(training: bool) -> None:
 
 
 @given(
-    batch=st.integers(1, 4), channels=st.integers(1, 3), spatial=st.lists(st.integers(1, 3), max_size=2),
+    batch=st.integers(0, 4), channels=st.integers(1, 3), spatial=st.lists(st.integers(1, 3), max_size=2),
     training=st.booleans(), momentum=st.floats(0.0, 1.0), seed=st.integers(0, 2**16),
 )
 def test_batch_norm_random(batch: int, channels: int, spatial: list, training: bool, momentum: float, seed: int) -> None:
@@ -136,6 +136,7 @@ BATCH_NORMS = {
     "1d_no_affine": (lambda nn: nn.BatchNorm1d(3, affine=False, eps=1e-3), (5, 3)),
     "1d_no_bias": (lambda nn: nn.BatchNorm1d(3, bias=False), (5, 3)),
     "1d_untracked": (lambda nn: nn.BatchNorm1d(3, track_running_stats=False), (5, 3)),
+    "1d_empty_batch": (lambda nn: nn.BatchNorm1d(3), (0, 3)),
     "2d": (lambda nn: nn.BatchNorm2d(3), (2, 3, 4, 5)),
     "2d_cumulative_float64": (lambda nn: nn.BatchNorm2d(3, momentum=None).double(), (2, 3, 2, 2)),
 }
@@ -213,7 +214,7 @@ def test_group_norm(shape: tuple, groups: int, affine: bool) -> None:
 
 
 @given(
-    batch=st.integers(1, 3), groups=st.integers(1, 3), per_group=st.integers(1, 2),
+    batch=st.integers(0, 3), groups=st.integers(1, 3), per_group=st.integers(1, 2),
     spatial=st.lists(st.integers(1, 3), max_size=2), seed=st.integers(0, 2**16),
 )
 def test_group_norm_random(batch: int, groups: int, per_group: int, spatial: list, seed: int) -> None:

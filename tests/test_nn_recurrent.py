@@ -116,11 +116,21 @@ def test_unbatched_input(fast: bool, name: str, with_state: bool) -> None:
         compare(t, m, sequence_arrays(name, m, steps=4, batch=None, with_state=with_state), "pair" if name == "LSTM" else "single")
 
 
+@PATHS
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
-def test_rnn_nonlinearity(nonlinearity: str) -> None:
+def test_rnn_nonlinearity(fast: bool, nonlinearity: str) -> None:
     t, m = build_twins("RNN", 3, 4, 2, nonlinearity)  # the 4th positional argument, as in torch
     assert m.nonlinearity == nonlinearity
-    compare(t, m, sequence_arrays("RNN", m, steps=3, batch=2, with_state=True), "single")
+    with tl.fast_path(fast):
+        compare(t, m, sequence_arrays("RNN", m, steps=3, batch=2, with_state=True), "single")
+
+
+@PATHS
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+def test_empty_batch(fast: bool, name: str) -> None:
+    t, m = build_twins(name, 3, 4, bidirectional=True)
+    with tl.fast_path(fast):
+        compare(t, m, sequence_arrays(name, m, steps=3, batch=0, with_state=False))
 
 
 @PATHS
@@ -290,6 +300,7 @@ ERRORS = {
     "input_rank": lambda lib: lib.nn.LSTM(3, 4)(lib.zeros(2, 2, 2, 3)),
     "input_rank_rnn": lambda lib: lib.nn.GRU(3, 4)(lib.zeros(3)),
     "input_size": lambda lib: lib.nn.GRU(3, 4)(lib.zeros(5, 2, 2)),
+    "empty_sequence": lambda lib: lib.nn.GRU(3, 4)(lib.zeros(0, 2, 3)),
     "hidden_shape": lambda lib: lib.nn.RNN(3, 4)(lib.zeros(5, 2, 3), lib.zeros(2, 2, 4)),
     "hidden_rank": lambda lib: lib.nn.RNN(3, 4)(lib.zeros(5, 2, 3), lib.zeros(2, 4)),
     "hidden_rank_unbatched": lambda lib: lib.nn.GRU(3, 4)(lib.zeros(5, 3), lib.zeros(1, 2, 4)),

@@ -40,6 +40,10 @@ class BatchNorm(Function):
         axes = (0, *range(2, a.ndim))
         shape = _channel_shape(x)
         batch_stats = mean is None
+        if a.size == 0:  # an empty batch: nothing to normalise (and no statistics to take)
+            ctx.axes, ctx.batch_stats = list(axes), batch_stats
+            ctx.save_for_backward(x, mean, var, weight)
+            return Tensor._from_array(a.copy(), x.dtype)
         mu = a.mean(axis=axes, keepdims=True) if mean is None else mean._data.reshape(shape)
         sigma2 = a.var(axis=axes, keepdims=True) if var is None else var._data.reshape(shape)
         y = (a - mu) / np.sqrt(sigma2 + eps)
@@ -55,6 +59,9 @@ class BatchNorm(Function):
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, mean, var, weight = ctx.saved_tensors
         axes, shape = ctx.axes, _channel_shape(x)
+        if x.numel() == 0:
+            none = grad.new_zeros(shape[:1])
+            return grad * 0, None, None, none if weight is not None else None, none if ctx.needs_input_grad[4] else None, None
         if ctx.batch_stats:
             mu = x.mean(axes, keepdim=True)
             rstd = 1 / (x.var(axes, correction=0, keepdim=True) + ctx.eps).sqrt()
@@ -106,7 +113,7 @@ def batch_norm(
     per_channel = input.numel() // channels if channels else 0
     if per_channel == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-    if running_mean is not None or running_var is not None:
+    if (running_mean is not None or running_var is not None) and per_channel > 0:
         axes = (0, *range(2, input.ndim))
         a = input._data
         with no_grad():

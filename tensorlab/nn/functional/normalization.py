@@ -89,7 +89,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     size = [n * channels // num_groups, num_groups, *input.shape[2:]]
     if math.prod([size[0], *size[2:]]) == 1:  # torch's check, worded as for batch norm
         raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
-    grouped = input.reshape(n, num_groups, -1)
+    grouped = input.reshape(n, num_groups, math.prod(input.shape[1:]) // num_groups)
     out = LayerNorm.apply(grouped, 1, None, None, eps).reshape(input.shape)
     channel_shape = (channels,) + (1,) * (input.ndim - 2)
     if weight is not None:

@@ -227,6 +227,8 @@ class RNNBase(Module):
             input = input.transpose(0, 1)  # noqa: A001
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {input.shape[-1]}")
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         directions = 2 if self.bidirectional else 1
         batch = input.shape[1]
         h_size = (self.num_layers * directions, batch, self.proj_size or self.hidden_size)
@@ -263,7 +265,7 @@ class RNNBase(Module):
                 index = layer * directions + direction
                 steps, batch, features = sequence.shape
                 # W_ih x + b_ih does not depend on h: all time steps in one matmul
-                x_proj = F.linear(sequence.reshape(steps * batch, features), w_ih, b_ih).view(steps, batch, -1)
+                x_proj = F.linear(sequence.reshape(steps * batch, features), w_ih, b_ih).view(steps, batch, w_ih.shape[0])
                 out, final = self._run_direction(x_proj, tuple(s[index] for s in initial), w_hh, b_hh, w_hr, reverse=direction == 1)
                 outputs.append(out)
                 finals.append(final)
