@@ -3,7 +3,7 @@
 Each layer is built in both libraries with torch's weights copied into tensorlab through the
 state dict (so names, shapes and order must match). Then: the output, the final states, and the
 gradients of the input, of h0/c0 and of every parameter. The layers run on both paths: the fast
-one (the time loop as one Function, nn/recurrent_layer.py) and the plain one (one tensor op at a time).
+one (the time loop as one Function, tensorlab/_fast/recurrent.py) and the plain one (one tensor op at a time).
 """
 
 from __future__ import annotations

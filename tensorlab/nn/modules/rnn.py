@@ -8,7 +8,7 @@ direction), with the gates stacked in torch's order (LSTM i, f, g, o; GRU r, z, 
 dict moves between torch and tensorlab in both directions.
 
 The step functions below are the plain path, the one to read. On the fast path (the default)
-each layer's time loop runs as one autograd node instead (``nn/recurrent_layer.py``): same
+each layer's time loop runs as one autograd node instead (``tensorlab/_fast/recurrent.py``): same
 values, a fraction of the Python overhead.
 """
 
@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._creation import empty, zeros
+from ..._fast import recurrent as fast_recurrent
 from ..._fast import switch as fast
 from ..._tensor import Tensor
 from ...ops.join import cat, stack
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from ..recurrent_layer import RecurrentLayer
 from .module import Module
 
 __all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
@@ -191,9 +191,8 @@ class RNNBase(Module):
 
     def _run_direction(self, x_proj: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None, reverse: bool) -> tuple[Tensor, State]:
         """The time loop of one layer in one direction: the outputs (h at every step) and the last state."""
-        if w_hr is None and fast.enabled:  # the whole loop as one autograd node: nn/recurrent_layer.py
-            output, *final = RecurrentLayer.apply(x_proj, state[0], state[1] if len(state) > 1 else None, w_hh, b_hh, self.mode, reverse)
-            return output, tuple(final)
+        if w_hr is None and fast.enabled:  # the whole loop as one autograd node: _fast/recurrent.py
+            return fast_recurrent.run_layer(x_proj, state, w_hh, b_hh, self.mode, reverse)
         step = STEPS[self.mode]
         inputs = x_proj.unbind(0)
         outputs: list[Tensor] = [state[0]] * len(inputs)

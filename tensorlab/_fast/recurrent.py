@@ -1,6 +1,6 @@
 """A whole recurrent layer (one direction) as a single autograd Function: the fast path of nn.RNN/LSTM/GRU.
 
-``rnn.py`` spells each time step as tensor ops, and autograd records each of them: fine to read,
+``nn/modules/rnn.py`` spells each time step as tensor ops, and autograd records each of them: fine to read,
 but a 35-step LSTM then costs some 500 recorded ops forward and as many backward. Here the time
 loop runs inside one node: forward in NumPy, backward is backpropagation through time written
 out, as torch's fused CPU kernels do (their grad_fn is one node per layer too). Writing the loop
@@ -26,7 +26,7 @@ from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
 from ..ops.windows import first_order_only
 
-__all__ = ["RecurrentLayer"]
+__all__ = ["RecurrentLayer", "run_layer"]
 
 Array = np.ndarray
 # step(x_t, h_proj, h, c) -> (h', c', what backward needs); h_proj is the step's to overwrite
@@ -201,3 +201,9 @@ class RecurrentLayer(Function):
             Tensor._from_array(flat.sum(axis=0), dt) if needs[4] else None,
         )
         return (*first_order_only("recurrent layer", grads, grad_output, grad_h_n, *grad_c_n, w_hh), None, None)
+
+
+def run_layer(x_proj: Tensor, state: tuple[Tensor, ...], w_hh: Tensor, b_hh: Tensor | None, mode: str, reverse: bool) -> tuple[Tensor, tuple[Tensor, ...]]:
+    """The hook nn.RNNBase calls: (output, final state) with the state as (h,) or (h, c), as the plain loop gives."""
+    output, *final = RecurrentLayer.apply(x_proj, state[0], state[1] if len(state) > 1 else None, w_hh, b_hh, mode, reverse)
+    return output, tuple(final)
