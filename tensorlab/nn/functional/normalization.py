@@ -75,8 +75,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     group of each sample; then scale and shift per *channel*.
 
     Written as layer norm on an (N, G, C/G * spatial) view: group norm is layer norm over a
-    different set of elements (its grad_fn is therefore NativeLayerNormBackward0, where torch has
-    a dedicated NativeGroupNormBackward0; values and gradients are the same).
+    different set of elements. Values and gradients are torch's; the graph is not (a reshape,
+    layer norm and the per-channel affine, where torch records one NativeGroupNormBackward0).
     """
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
