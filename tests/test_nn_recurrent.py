@@ -142,16 +142,20 @@ def test_lstm_projections(fast: bool, bidirectional: bool) -> None:
         compare(t, m, sequence_arrays("LSTM", m, steps=4, batch=2, with_state=True), "pair")
 
 
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
 @given(
     name=st.sampled_from(["RNN", "LSTM", "GRU"]), steps=st.integers(1, 4), batch=st.integers(1, 3),
     input_size=st.integers(1, 3), hidden=st.integers(1, 3), layers=st.integers(1, 2), bidirectional=st.booleans(),
     batch_first=st.booleans(), bias=st.booleans(), with_state=st.booleans(), fast=st.booleans(), seed=st.integers(0, 2**16),
+    proj=st.integers(0, 2),
 )
 def test_layer_random(
     name: str, steps: int, batch: int, input_size: int, hidden: int, layers: int, bidirectional: bool,
-    batch_first: bool, bias: bool, with_state: bool, fast: bool, seed: int,
+    batch_first: bool, bias: bool, with_state: bool, fast: bool, seed: int, proj: int,
 ) -> None:
-    t, m = build_twins(name, input_size, hidden, layers, bias=bias, batch_first=batch_first, bidirectional=bidirectional)
+    """Any sizes and options (an LSTM also with projections, when proj_size < hidden_size)."""
+    options = {"proj_size": proj} if name == "LSTM" and proj < hidden else {}
+    t, m = build_twins(name, input_size, hidden, layers, bias=bias, batch_first=batch_first, bidirectional=bidirectional, **options)
     with tl.fast_path(fast):
         compare(t, m, sequence_arrays(name, m, steps, batch, with_state, seed), "pair" if name == "LSTM" else "single")
 
