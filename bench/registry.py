@@ -17,6 +17,7 @@ IMPLEMENTATIONS = ("tensorlab", "torch", "numpy")
 # Modules whose import registers workloads; a new family of benchmarks adds its module here.
 WORKLOAD_MODULES = (
     "bench.workloads", "bench.view_ops", "bench.training", "bench.data_movement", "bench.course", "bench.data_loading",
+    "bench.recurrent",
 )
 
 Builder = Callable[[str], Callable[[], Any] | None]

@@ -110,7 +110,6 @@ PENDING: dict[str, str] = {
         + [f"torch.Tensor.{n}" for n in "transpose_ t_ squeeze_ unsqueeze_ unique".split()],
         "l18ops",
     ),
-    **dict.fromkeys([f"torch.nn.{n}" for n in "BatchNorm1d BatchNorm2d GroupNorm RNN LSTM GRU".split()], "l18rnn"),
     **dict.fromkeys(
         [f"torch.nn.{n}" for n in "LeakyReLU ELU SELU SiLU Mish Softplus Hardtanh LogSigmoid Softsign SmoothL1Loss HuberLoss KLDivLoss MarginRankingLoss SoftMarginLoss".split()]
         + [f"torch.nn.functional.{n}" for n in "leaky_relu elu selu silu mish softplus hardtanh logsigmoid softsign smooth_l1_loss huber_loss kl_div margin_ranking_loss soft_margin_loss".split()]
@@ -119,9 +118,6 @@ PENDING: dict[str, str] = {
         "l18misc",
     ),
     **dict.fromkeys(["torch.autograd.functional"] + [f"torch.autograd.functional.{n}" for n in "jacobian hessian vjp jvp hvp".split()], "u17"),
-    "torch.nn.Bilinear": "u10",
-    "torch.nn.functional.bilinear": "u10",
-    "torch.nn.ConvTranspose2d": "u09",
 }
 
 _OP = "an op without an owner yet"
@@ -133,8 +129,7 @@ NOT_YET: dict[str, str] = {
     **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ normal_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
     **dict.fromkeys(["torch.Tensor.apply_", "torch.Tensor.diag"], _OP),
     **dict.fromkeys([f"torch.nn.{n}" for n in "AdaptiveAvgPool2d Dropout2d ReLU6 PReLU Unflatten CosineSimilarity Upsample L1Loss".split()], "a layer without an owner yet"),
-    **dict.fromkeys([f"torch.nn.functional.{n}" for n in "relu6 adaptive_avg_pool2d batch_norm interpolate l1_loss cosine_similarity normalize".split()], "a function without an owner yet"),
-    **dict.fromkeys([f"torch.nn.{n}" for n in "RNNCell LSTMCell GRUCell".split()], "single-step recurrent cells (the RNN issue covers the full layers)"),
+    **dict.fromkeys([f"torch.nn.functional.{n}" for n in "relu6 adaptive_avg_pool2d interpolate l1_loss cosine_similarity normalize".split()], "a function without an owner yet"),
     **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer MultiheadAttention".split()] + ["torch.nn.functional.scaled_dot_product_attention"], "attention: after the recurrent layers"),
     **dict.fromkeys(["torch.nn.ParameterList", "torch.nn.ParameterDict"], "containers of parameters"),
     **dict.fromkeys(["torch.nn.init.trunc_normal_", "torch.nn.init.orthogonal_"], "initialisers used by transformer and RNN code"),

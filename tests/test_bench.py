@@ -69,3 +69,14 @@ def test_python_m_bench_prints_the_table() -> None:
     )
     assert "| workload | tensorlab/torch | tensorlab/numpy | target |" in result.stdout
     assert "| 8x8 add (per-op overhead) |" in result.stdout
+
+
+def test_the_lstm_workload_computes_torchs_loss() -> None:
+    """The LSTM train step (issue 18) is registered, and tensorlab's first steps give torch's losses."""
+    from bench.inputs import same_results
+
+    lstm = load_workloads()["lstm"]
+    steps = {name: lstm.build(name) for name in ("tensorlab", "torch")}
+    for _ in range(2):  # the second step runs on weights the first SGD step changed
+        results = {name: step() for name, step in steps.items() if step is not None}
+        assert same_results(results["tensorlab"], results["torch"])

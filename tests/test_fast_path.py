@@ -21,6 +21,7 @@ from tensorlab._fast import (
     grad_stealing,
     inplace,
     matrix_layout,
+    recurrent,
     relu_mask,
     views,
 )
@@ -45,6 +46,7 @@ HOOKS = {
     "a TensorDataset batch as one gather": (
         batched_fetch, "tensor_dataset_batch", lambda: list(tl.utils.data.DataLoader(tl.utils.data.TensorDataset(tl.ones(4, 2)), batch_size=2)),
     ),
+    "recurrent time loop as one node": (recurrent, "run_layer", lambda: tl.nn.GRU(2, 3)(tl.randn(4, 1, 2))),
 }
 
 

@@ -78,3 +78,10 @@ def test_data_loading_and_checkpoints_reach_torchs_loss_within_sampling_noise() 
     assert final_loss(got) == pytest.approx(final_loss(expected), abs=0.02)
     accuracy = [float(re.search(r"^accuracy (\S+)", out, re.MULTILINE).group(1)) for out in (expected, got)]  # type: ignore[union-attr]
     assert abs(accuracy[0] - accuracy[1]) <= 0.02
+def test_sequence_classifier_trains_as_in_torch() -> None:
+    """nn.LSTM (two layers, bidirectional, batch_first), BatchNorm1d in train and eval mode and Adam,
+    from weights set by a formula: the same losses step by step, the same running statistics."""
+    expected, got = run("sequence_classifier.py", "torch"), run("sequence_classifier.py", "tensorlab")
+    lines = [[line for line in out.splitlines() if not line.startswith("final loss")] for out in (expected, got)]
+    assert lines[1] == lines[0]
+    assert final_loss(got) == pytest.approx(final_loss(expected), rel=1e-3)

@@ -9,6 +9,8 @@ pad) live in ``tensorlab/ops/`` and are re-exported under their torch.nn.functio
 
 from .activation import *  # noqa: F403
 from .activation import __all__ as _activation
+from .batchnorm import *  # noqa: F403
+from .batchnorm import __all__ as _batchnorm
 from .conv import *  # noqa: F403
 from .conv import __all__ as _conv
 from .dropout import *  # noqa: F403
@@ -24,4 +26,4 @@ from .pooling import __all__ as _pooling
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
 
-__all__ = [*_activation, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
+__all__ = [*_activation, *_batchnorm, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]

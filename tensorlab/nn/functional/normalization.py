@@ -1,4 +1,4 @@
-"""layer_norm: normalise over the last dims, then scale and shift (nn.LayerNorm).
+"""layer_norm and group_norm: normalise over the last dims (or groups of channels), then scale and shift.
 
 One Function with its own backward (``NativeLayerNormBackward0``), as in torch; the backward
 recomputes the statistics with tensor ops, so it is differentiable too.
@@ -6,6 +6,7 @@ recomputes the statistics with tensor ops, so it is differentiable too.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from ..._tensor import Tensor
 from ...autograd.function import Function, FunctionCtx
 from ...ops.broadcasting import sum_to_shape
 
-__all__ = ["layer_norm"]
+__all__ = ["group_norm", "layer_norm"]
 
 
 class LayerNorm(Function):
@@ -67,3 +68,32 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{input.shape}"
         )
     return LayerNorm.apply(input, n, weight, bias, eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:  # noqa: A002
+    """Split the C channels of (N, C, *) input into ``num_groups`` groups and layer-normalise each
+    group of each sample; then scale and shift per *channel*.
+
+    Written as layer norm on an (N, G, C/G * spatial) view: group norm is layer norm over a
+    different set of elements. Values and gradients are torch's; the graph is not (a reshape,
+    layer norm and the per-channel affine, where torch records one NativeGroupNormBackward0).
+    """
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    n, channels = input.shape[0], input.shape[1]
+    if num_groups <= 0 or channels % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+            f"{list(input.shape)} and num_groups={num_groups}"
+        )
+    size = [n * channels // num_groups, num_groups, *input.shape[2:]]
+    if math.prod([size[0], *size[2:]]) == 1:  # torch's check, worded as for batch norm
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    grouped = input.reshape(n, num_groups, math.prod(input.shape[1:]) // num_groups)
+    out = LayerNorm.apply(grouped, 1, None, None, eps).reshape(input.shape)
+    channel_shape = (channels,) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(channel_shape)
+    if bias is not None:
+        out = out + bias.reshape(channel_shape)
+    return out
