@@ -62,6 +62,7 @@ from ._storage import Storage
 from ._tensor import Size, Tensor, is_tensor, numel
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
+from .ops import inplace as _inplace
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 from .ops import out as _out
@@ -70,21 +71,32 @@ from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
 from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
+from .ops.cross import cross
+from .ops.decompositions import svd
 from .ops.einsum import *  # noqa: F403
+from .ops.erf import *  # noqa: F403
+from .ops.exp_log import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
+from .ops.matrix_inverse import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
+from .ops.normal import normal
 from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
+from .ops.trig import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
+from .ops.unique import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
+
+# torch.sin_(x), torch.exp_(x)...: the in-place ops in the namespace, as torch has them (ops/inplace.py)
+globals().update({name: getattr(_inplace, name) for name in _inplace.NAMESPACE_INPLACE})
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
@@ -96,7 +108,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator"}
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator", "linalg", "functional"}
 
 
 def __getattr__(name: str):

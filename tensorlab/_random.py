@@ -96,3 +96,12 @@ def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = N
     if high is None:
         low, high = 0, low
     return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype)
+
+
+def generator_or_default(generator: Any, function: str) -> np.random.Generator:
+    """The generator a draw uses: the one passed (what ``manual_seed`` returns), else the global one."""
+    if generator is None:
+        return _generator
+    if not isinstance(generator, np.random.Generator):
+        raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
+    return generator
