@@ -379,11 +379,13 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return copies.to(self, *args, **kwargs)
 
 
-def type_or_convert(self: Tensor, dtype: Any = None) -> Any:
+def type_or_convert(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
     """``x.type()`` names x's legacy type; ``x.type(torch.int8)``, ``x.type(torch.CharTensor)``
-    and ``x.type("torch.CharTensor")`` convert to it."""
+    and ``x.type("torch.CharTensor")`` convert to it ("torch.cuda.FloatTensor": no GPU here)."""
     if dtype is None:
         return f"tensorlab.{self.dtype.scalar_type}Tensor"
+    if isinstance(dtype, str) and dtype.split(".")[1:2] == ["cuda"]:  # torch's error on a build without CUDA
+        raise RuntimeError(f"Cannot initialize CUDA: tensorlab has no GPU, so there is no '{dtype}'")
     if isinstance(dtype, str):
         by_name = {f"{prefix}.{d.scalar_type}Tensor": d for d in _dtype.ALL_DTYPES for prefix in ("torch", "tensorlab")}
         if dtype not in by_name:

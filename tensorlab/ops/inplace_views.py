@@ -58,6 +58,8 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
 def t_(self: Tensor) -> Tensor:
     """Transpose a matrix (0-d and 1-d: unchanged), in self."""
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _take_layout(self, views.t, "TBackward1")
 
 

@@ -13,6 +13,7 @@ values is not a smooth function of them), so backward through it is an error.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ __all__ = ["unique", "unique_consecutive"]
 def _as_rows(x: Tensor, dim: int) -> np.ndarray:
     """The slices along ``dim`` as rows of a 2-d array (one row per index of ``dim``)."""
     moved = np.moveaxis(x._data, dim, 0)
-    return moved.reshape(moved.shape[0], -1)
+    return moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
 
 
 def _from_rows(rows: np.ndarray, x: Tensor, dim: int) -> np.ndarray:
