@@ -67,7 +67,10 @@ from .ops import inplace as _inplace
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 from .ops import out as _out
 from .ops.arithmetic import *  # noqa: F403
+from .ops.atleast import *  # noqa: F403
+from .ops.block_diag import block_diag
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
+from .ops.cdist import cdist
 from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
@@ -78,6 +81,7 @@ from .ops.erf import *  # noqa: F403
 from .ops.exp_log import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
+from .ops.grids import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.join import *  # noqa: F403
@@ -89,6 +93,7 @@ from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
+from .ops.tensordot import tensordot
 from .ops.trig import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
 from .ops.unique import *  # noqa: F403

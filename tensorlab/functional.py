@@ -7,15 +7,33 @@ run unchanged. (Not to be confused with ``torch.nn.functional``, the layers as f
 
 Left out, as tensorlab has no such op yet: ``stft``/``istft`` (signal processing), ``lu`` (use
 ``linalg``'s solve/det instead), ``pca_lowrank``/``svd_lowrank`` (randomised algorithms),
-``chain_matmul`` (deprecated in torch: use ``linalg.multi_dot`` or ``@``).
+``chain_matmul`` (deprecated in torch: use ``@``), ``unravel_index``.
 """
 
 from __future__ import annotations
 
+from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
+from .ops.block_diag import block_diag
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors
+from .ops.cdist import cdist
 from .ops.einsum import einsum
+from .ops.grids import cartesian_prod, meshgrid
 from .ops.join import split
 from .ops.reduction import norm
+from .ops.tensordot import tensordot
 from .ops.unique import unique, unique_consecutive
 
-__all__ = ["broadcast_shapes", "broadcast_tensors", "einsum", "norm", "split", "unique", "unique_consecutive"]
+__all__ = [
+    "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors", "cartesian_prod",
+    "cdist", "einsum", "meshgrid", "norm", "split", "tensordot", "unique", "unique_consecutive",
+]
+# torch.functional's names that tensorlab leaves out, and why (tests/test_functional_module.py reads this)
+LEFT_OUT = {
+    "stft": "signal processing, outside the course",
+    "istft": "signal processing, outside the course",
+    "lu": "LU factors: use linalg.solve / linalg.det, which factor internally",
+    "pca_lowrank": "randomised low-rank algorithm, outside the course",
+    "svd_lowrank": "randomised low-rank algorithm, outside the course",
+    "chain_matmul": "deprecated in torch: write a @ b @ c",
+    "unravel_index": "not implemented yet",
+}
