@@ -512,6 +512,9 @@ class MoreMathMethods:
     erf_, erfc_, erfinv_ = inplace.erf_, inplace.erfc_, inplace.erfinv_
     negative_ = inplace.neg_
     normal_ = normal.normal_
+    eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
+    logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
+    multiply_, subtract_, divide_, true_divide_ = inplace.mul_, inplace.sub_, inplace.div_, inplace.div_
 
 
 class MoreLinalgMethods:
@@ -532,6 +535,7 @@ class MoreLinalgMethods:
     swapdims_ = inplace_views.swapdims_
     swapaxes_ = inplace_views.swapaxes_
     t_ = inplace_views.t_
+    as_strided_ = inplace_views.as_strided_
 
 
 FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods, MoreMathMethods, MoreLinalgMethods)

@@ -119,3 +119,38 @@ def test_type_errors_and_identity() -> None:
         assert x.type(lib.FloatTensor) is x and x.type(lib.float32) is x
         assert x.type(dtype=lib.int64, non_blocking=False).dtype == lib.int64
     assert tl.zeros(2, dtype=tl.int64).type() == torch.zeros(2, dtype=torch.int64).type().replace("torch", "tensorlab")
+
+
+# --- the other in-place forms torch has for tensorlab's ops ------------------------------------
+def test_every_op_with_a_torch_in_place_form_has_one() -> None:
+    missing = [n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")
+               and hasattr(tl.Tensor, n[:-1]) and not hasattr(tl.Tensor, n)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float32"), ("float64", "int64"), ("int64", "int32")])
+def test_comparisons_in_place(name: str, dtypes: tuple) -> None:
+    a = np.array([1.0, 2.0, 3.0]).astype(dtypes[0])
+    b = np.array([2.0, 2.0, 1.0]).astype(dtypes[1])
+    check_op(lambda lib, x, y: getattr(x * 1, name)(y), a, b)
+    check_op(lambda lib, x: getattr(x * 1, name)(2), a)
+
+
+def test_logical_and_bitwise_not_cumsum_and_aliases_in_place() -> None:
+    check_op(lambda lib, x: (x * 1).logical_not_(), np.array([1.0, 0.0, -2.0]))  # history kept, as torch
+    check_op(lambda lib, x: x.clone().bitwise_not_(), np.array([1, -2, 0]))
+    check_op(lambda lib, x: x.clone().bitwise_not_(), np.array([True, False]))
+    check_op(lambda lib, x: (x * 1).cumsum_(1), np.arange(6.0).reshape(2, 3))
+    check_op(lambda lib, x: x.clone().cumsum_(0), np.array([1, 2, 3]))
+    for name in ("multiply_", "subtract_", "divide_", "true_divide_"):
+        check_op(lambda lib, x, y: getattr(x * 1, name)(y), np.array([1.0, 2.0]), np.array([3.0, 4.0]))  # noqa: B023
+
+
+def test_as_strided_in_place() -> None:
+    def restrided(lib, x):
+        y = x * 2
+        described = apply_and_describe(lambda t: t.as_strided_((2, 2), (1, 2), 1), y)
+        return y, described
+
+    check_op(restrided, np.arange(6.0))

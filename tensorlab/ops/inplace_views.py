@@ -64,3 +64,8 @@ def t_(self: Tensor) -> Tensor:
 
 
 swapdims_ = swapaxes_ = transpose_
+
+
+def as_strided_(self: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """Read self's storage with any (size, stride, offset) — the primitive behind every view, in self."""
+    return _take_layout(self, lambda x: views.as_strided(x, size, stride, storage_offset), "AsStridedBackward1")
