@@ -3,8 +3,8 @@ cross, diagonal) and ``torch.svd`` / ``det`` / ``inverse`` / ``logdet`` / ``slog
 
 Singular vectors and QR factors are defined only up to signs, so those are compared after fixing
 the signs the same way in both libraries (each column's largest entry positive, R's diagonal
-positive). Gradients are compared where tensorlab has them (det, slogdet, inv, solve, the norms,
-svdvals); elsewhere backward raises NotImplementedError.
+positive) — which also makes the losses whose gradients are compared independent of the signs,
+as a loss through U or Q must be for its gradient to mean anything.
 """
 
 from __future__ import annotations
@@ -133,7 +133,9 @@ def test_svd(shape: tuple, full_matrices: bool) -> None:
         u_k, vh_k = fixed_signs(lib, u[..., :k], vh[..., :k, :])
         return s, u_k, vh_k, (u[..., :k] * s.unsqueeze(-2)) @ vh[..., :k, :], u.shape, vh.shape
 
-    check_op(decomposed, a, grad=False)
+    check_op(decomposed, a)
+    check_op(lambda lib, x: fixed_signs(lib, lib.linalg.svd(x, full_matrices=full_matrices).U[..., :k]), a)  # U alone
+    check_op(lambda lib, x: lib.linalg.svd(x, full_matrices=full_matrices).S, a)  # S alone
     check_op(lambda lib, x: [lib.linalg.svd(x, full_matrices=full_matrices).Vh.shape], a, grad=False)  # named fields
     check_op(lambda lib, x: lib.linalg.svdvals(x), a)
 
@@ -149,8 +151,8 @@ def test_torch_svd_returns_v(shape: tuple, some: bool) -> None:
         u_k, vh_k = fixed_signs(lib, u[..., :k], v.mT[..., :k, :])
         return s, u_k, vh_k, u.shape, v.shape, lib.svd(x).V.shape  # V, not Vh
 
-    check_op(decomposed, a, grad=False, rtol=1e-4, atol=1e-5)
-    check_op(lambda lib, x: x.svd(compute_uv=False), a, grad=False, rtol=1e-4, atol=1e-5)
+    check_op(decomposed, a, rtol=1e-4, atol=1e-4)
+    check_op(lambda lib, x: x.svd(compute_uv=False), a, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -168,7 +170,8 @@ def test_qr(shape: tuple, mode: str) -> None:
             return fixed_r, q.shape
         return fixed_r, q[..., :k] * signs.mT, q.shape, r.shape
 
-    check_op(decomposed, a, grad=False)
+    tall = mode != "r" and shape[-2] >= shape[-1] and (mode == "reduced" or shape[-2] == shape[-1])
+    check_op(decomposed, a, grad=tall)  # gradients: see test_qr_gradients_where_tensorlab_has_them
 
 
 def test_decompositions_of_empty_matrices() -> None:
@@ -178,14 +181,30 @@ def test_decompositions_of_empty_matrices() -> None:
     check_op(lambda lib, x: lib.linalg.svdvals(x), np.zeros((2, 0, 3)))
 
 
-def test_svd_and_qr_backward_is_not_implemented_but_svdvals_is() -> None:
-    x = tl.tensor(matrices((3, 2)), requires_grad=True)
-    with pytest.raises(NotImplementedError, match="svdvals"):
-        tl.linalg.svd(x)[0].sum().backward()
-    with pytest.raises(NotImplementedError):
-        tl.linalg.qr(x)[1].sum().backward()
-    tl.linalg.svdvals(x).sum().backward()
-    assert x.grad is not None
+def test_qr_gradients_where_tensorlab_has_them() -> None:
+    """Tall and square A: compared above. torch's errors for mode='r' and for 'complete' of a tall A;
+    a wide A (more columns than rows) has a gradient in torch but not in tensorlab."""
+    check_op(lambda lib, x: lib.linalg.qr(x, mode="r").R.sum().backward(), matrices((4, 3)),
+             match="not computed when mode='r'")
+    check_op(lambda lib, x: lib.linalg.qr(x, mode="complete").Q.sum().backward(), matrices((4, 3)),
+             match="not differentiable when mode='complete' and nrows > ncols")
+    with pytest.raises(NotImplementedError, match="wide matrix"):
+        tl.linalg.qr(tl.tensor(matrices((3, 4)), requires_grad=True)).R.sum().backward()
+
+
+def test_svd_gradient_through_the_reconstruction_and_double_backward() -> None:
+    def rebuilt(lib, x):
+        u, s, vh = lib.linalg.svd(x, full_matrices=False)
+        return (u * s.unsqueeze(-2)) @ vh
+
+    check_op(rebuilt, matrices((4, 3), 11))
+    check_op(rebuilt, matrices((2, 3, 5), 12))
+
+    def second_derivative(lib, x):
+        (g,) = lib.autograd.grad(lib.linalg.svdvals(x).pow(3).sum(), x, create_graph=True)
+        return g
+
+    check_op(second_derivative, matrices((3, 3), 13))
 
 
 # --- norms -------------------------------------------------------------------------------------
