@@ -8,7 +8,7 @@
 ``torch.svd`` is the pre-``linalg`` version: it returns V (not Vh) and its ``some=True`` means
 the reduced decomposition. Gradients (torch's formulas, :func:`svd_backward` and
 :func:`qr_backward`): short for the singular values alone, dA = U diag(g) Vh; longer through U,
-Vh, Q and R (for QR: a tall or square A only).
+Vh, Q and R.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
+from .join import cat
 from .linalg_checks import require_float_matrices
 from .matrix_inverse import solve
 
@@ -129,7 +130,7 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> svd_result
 
 
 class Qr(Function):
-    """Q, R with A = Q R; backward (tall or square A, ``mode='complete'`` only when square): :func:`qr_backward`."""
+    """Q, R with A = Q R; backward: :func:`qr_backward` (``mode='complete'`` of a tall A has none, as in torch)."""
 
     backward_name = "LinalgQrBackward0"
 
@@ -155,8 +156,13 @@ class Qr(Function):
             )
         if ctx.mode == "complete" and m > n:
             raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
-        if m < n:
-            raise NotImplementedError("tensorlab does not implement the derivative of linalg.qr for a wide matrix (more columns than rows)")
+        if m < n:  # a wide A = [X Y] = Q [R1 R2]: Q R1 is the QR of the square X, and R2 = Q^T Y
+            r1, r2 = r[..., :m], r[..., m:]
+            grad_r2 = r2 * 0 if grad_r is None else grad_r[..., m:]
+            y = q @ r2
+            grad_q_total = y @ grad_r2.mT if grad_q is None else grad_q + y @ grad_r2.mT  # R2 moves with Q too
+            grad_x = qr_backward(grad_q_total, None if grad_r is None else grad_r[..., :m], q, r1)
+            return cat([grad_x, q @ grad_r2], -1), None
         return qr_backward(grad_q, grad_r, q, r), None
 
 
