@@ -97,6 +97,7 @@ from .ops.tensordot import tensordot
 from .ops.trig import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
 from .ops.unique import *  # noqa: F403
+from .ops.unravel_index import unravel_index
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 

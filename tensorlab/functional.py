@@ -7,7 +7,7 @@ run unchanged. (Not to be confused with ``torch.nn.functional``, the layers as f
 
 Left out, as tensorlab has no such op yet: ``stft``/``istft`` (signal processing), ``lu`` (use
 ``linalg``'s solve/det instead), ``pca_lowrank``/``svd_lowrank`` (randomised algorithms),
-``chain_matmul`` (deprecated in torch: use ``@``), ``unravel_index``.
+``chain_matmul`` (deprecated in torch: use ``@``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from .ops.join import split
 from .ops.reduction import norm
 from .ops.tensordot import tensordot
 from .ops.unique import unique, unique_consecutive
+from .ops.unravel_index import unravel_index
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors", "cartesian_prod",
-    "cdist", "einsum", "meshgrid", "norm", "split", "tensordot", "unique", "unique_consecutive",
+    "cdist", "einsum", "meshgrid", "norm", "split", "tensordot", "unique", "unique_consecutive", "unravel_index",
 ]
 # torch.functional's names that tensorlab leaves out, and why (tests/test_functional_module.py reads this)
 LEFT_OUT = {
@@ -35,5 +36,4 @@ LEFT_OUT = {
     "pca_lowrank": "randomised low-rank algorithm, outside the course",
     "svd_lowrank": "randomised low-rank algorithm, outside the course",
     "chain_matmul": "deprecated in torch: write a @ b @ c",
-    "unravel_index": "not implemented yet",
 }

@@ -133,3 +133,21 @@ def test_any_meshgrid(shapes: list, indexing: str) -> None:
 def test_any_cdist(x1: np.ndarray, rows: int, p: float) -> None:
     x2 = np.random.default_rng(rows).standard_normal((rows, x1.shape[1]))
     check_op(lambda lib, a, b: lib.cdist(a, b, p=p), x1, x2, rtol=1e-7, atol=1e-9)
+
+
+def test_unravel_index() -> None:
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 3)), np.array([4, 1, -1, 6, -7]))
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 3)), np.array(5))
+    check_op(lambda lib, i: lib.unravel_index(i, lib.Size([3])), np.array([[1, 2]]))
+    check_op(lambda lib, i: lib.unravel_index(i, 5), np.array([0, 7]))
+    check_op(lambda lib, i: lib.unravel_index(i, ()), np.array([0]))
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 3)), np.array([1, 2], dtype="uint8"))
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 3)), np.array([1.0]), grad=False, match="integer dtype")
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 3)), np.array([True]), grad=False)
+    check_op(lambda lib, i: lib.unravel_index(i, (2, -3)), np.array([1]), match="cannot have negative values")
+    check_op(lambda lib, i: lib.unravel_index(i, (2, 0)), np.array([1]))
+
+
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3), indices=st.lists(st.integers(-50, 50), max_size=5))
+def test_any_unravel_index(shape: list, indices: list) -> None:
+    check_op(lambda lib, i: lib.unravel_index(i, tuple(shape)), np.array(indices, dtype="int64"))
