@@ -84,6 +84,7 @@ from .ops.gather_scatter import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
+from .ops.inplace_views import as_strided_
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.matrix_inverse import *  # noqa: F403
