@@ -104,10 +104,6 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 
     ``sorted=False`` still sorts, as torch does on the CPU.
     """
-    if input.ndim == 0 and dim is None:
-        input = input.reshape(1)  # noqa: A001 - a 0-d tensor's one value; its inverse stays 0-d below
-        outputs = Unique.apply(input, None, False)
-        return _pick((outputs[0], outputs[1].reshape(()), outputs[2]), return_inverse, return_counts)
     if dim is None:
         return _pick(Unique.apply(input, None, False), return_inverse, return_counts)
     (d,) = normalize_dims(dim, input.ndim)
