@@ -17,8 +17,10 @@ STUDENT_DIR ?= build/student
 LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 CHROMIUM := /usr/bin/chromium
+# PostgreSQL's server binaries, for the gradebook tests against a real server.
+POSTGRES := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 
-.PHONY: lab test lint bench op-index setup clean
+.PHONY: lab test lint bench op-index setup clean postgres-server
 
 setup: $(STAMP)
 
@@ -28,6 +30,12 @@ $(CHROMIUM):
 	SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver
+
+# The gradebook tests start a real PostgreSQL server of their own (Debian's postgresql package).
+postgres-server:
+	@test -n "$(POSTGRES)" || { SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,7 +48,7 @@ lab: $(STAMP)
 
 # Lint (ruff, mypy) and tests all run, so one report shows all; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) postgres-server
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \
 	$(BIN)/mypy || status=$$?; \

@@ -18,6 +18,7 @@ import os
 import sys
 import time
 import warnings
+import zlib
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
@@ -113,41 +114,69 @@ def record(gradebook: object, course: Course, student: str, assignment: str, res
 
 
 class Progress:
-    """A progress bar on a terminal; one line per submission elsewhere (logs, CI)."""
+    """tqdm's bar (rate and time left) on a terminal; elsewhere (logs, CI, a Kubernetes job) one line
+    per submission, with the same count and estimate. ``label`` names the shard."""
 
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total, self.done, self.stream, self.started = total, 0, stream, time.perf_counter()
-        self.bar = stream.isatty()
+    def __init__(self, total: int, stream: TextIO, label: str = "") -> None:
+        from tqdm import tqdm
+
+        self.total, self.done, self.stream, self.label = total, 0, stream, label
+        self.lines = not stream.isatty()
+        self.bar = tqdm(total=total, file=stream, desc=label or "autograde", unit="submission", disable=self.lines)
 
     def step(self, student: str, assignment: str, score: float, max_score: float) -> None:
         self.done += 1
-        elapsed = time.perf_counter() - self.started
-        if self.bar:
-            filled = int(30 * self.done / self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} submissions, {elapsed:.0f} s")
-            if self.done == self.total:
-                self.stream.write("\n")
-        else:
-            self.stream.write(f"[{self.done}/{self.total}] {student}/{assignment}: {score:g}/{max_score:g} ({elapsed:.1f} s)\n")
-        self.stream.flush()
+        self.bar.update(1)
+        if self.lines:
+            elapsed = self.bar.format_dict["elapsed"]
+            left = elapsed / self.done * (self.total - self.done)
+            prefix = f"{self.label} " if self.label else ""
+            self.stream.write(f"{prefix}[{self.done}/{self.total}] {student}/{assignment}: {score:g}/{max_score:g} "
+                              f"({elapsed:.1f} s, about {left:.0f} s left)\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def in_shard(student: str, shard: tuple[int, int] | None) -> bool:
+    """Is ``student`` graded by shard ``(index, count)``? A stable hash of the student's name: every
+    submission of a student lands in the same shard, run after run and machine after machine, so
+    shards never write the same gradebook rows (a student row is created once) and a restarted
+    shard takes back exactly its own submissions."""
+    if shard is None:
+        return True
+    index, count = shard
+    return zlib.crc32(student.encode()) % count == index
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"I/N"`` (I from 0, as a Kubernetes Indexed Job numbers its pods) as ``(I, N)``."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"--shard takes I/N (for example 0/4), not {text!r}") from None
+    if not 0 <= index < count:
+        raise SystemExit(f"--shard {text}: I must be at least 0 and below N")
+    return index, count
 
 
 def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: float | None = None,
-              force: bool = False, stream: TextIO = sys.stderr) -> AutogradeSummary:
-    from nbgrader.api import Gradebook
-
+              force: bool = False, stream: TextIO = sys.stderr, shard: tuple[int, int] | None = None) -> AutogradeSummary:
+    """Grade the submissions of ``assignments`` (all released ones when empty) that have no results
+    yet; with ``shard=(I, N)`` only shard I's share of them, so N machines can grade one course."""
     started = time.perf_counter()
     seed = course.secret_seed
-    with Gradebook(course.db_url) as gradebook:
+    with course.gradebook() as gradebook:
         released = {assignment.name for assignment in gradebook.assignments}
         for assignment in assignments:
             if assignment not in released:
                 raise SystemExit(f"{assignment} is not in the gradebook: run `tensorlab course release` first")
         assignments = assignments or [name for name in course.assignments() if name in released]
-        submissions = course.submissions(assignments)
+        submissions = [(s, a) for s, a in course.submissions(assignments) if in_shard(s, shard)]
         todo = [(s, a) for s, a in submissions if force or not up_to_date(course, s, a)]
         cases = {a: exercise_cases(course.exercise(a), seed) for a in {a for _, a in todo}}
-        progress = Progress(len(todo), stream)
+        progress = Progress(len(todo), stream, f"shard {shard[0]}/{shard[1]}" if shard else "")
         per_notebook: list[float] = []
         compute: list[float] = []
 
@@ -176,4 +205,5 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
                 }
                 for future in as_completed(futures):
                     finish(*futures[future], *future.result())
+        progress.close()
     return AutogradeSummary(len(todo), len(submissions) - len(todo), time.perf_counter() - started, per_notebook, compute)

@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=1, help="worker processes (submissions graded at once)")
     grade.add_argument("--timeout", type=float, help="seconds per graded function (default: the spec's)")
     grade.add_argument("--force", action="store_true", help="regrade submissions that already have results")
+    grade.add_argument("--shard", metavar="I/N", help="grade only shard I (0 to N-1) of N: run N of these, on "
+                       "N machines or a Kubernetes Indexed Job, into one shared gradebook")
     step("feedback", "write an HTML feedback page per student")
     export = step("export", "write the grades as CSV (nbgrader's columns)")
     export.add_argument("--to", type=Path, help="output file (default: DIR/grades.csv)")
@@ -69,9 +71,10 @@ def run_course_step(args: argparse.Namespace) -> int:
         students = zip_collect(course, args.archive, args.assignment)
         print(f"{len(students)} submissions of {args.assignment}: {', '.join(students)}")
     elif args.step == "autograde":
-        from .autograde import autograde
+        from .autograde import autograde, parse_shard
 
-        summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force)
+        shard = parse_shard(args.shard) if args.shard else None
+        summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force, shard=shard)
         print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s")
     elif args.step == "feedback":
         from .outputs import write_feedback

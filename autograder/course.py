@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
@@ -19,6 +20,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .spec import Exercise, load_exercise
 
@@ -26,6 +28,7 @@ __all__ = ["Course", "init_course"]
 
 REPO_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 SETTINGS = "tensorlab-course.json"
+DEFAULT_COURSE_ID = "tensorlab"
 RESULTS = "tensorlab-results.json"
 
 CONFIG_TEMPLATE = '''\
@@ -54,7 +57,19 @@ class Course:
 
     @property
     def db_url(self) -> str:
-        return self.db_override or self.settings["db_url"]
+        return gradebook_url(self.db_override or self.settings["db_url"])
+
+    @property
+    def course_id(self) -> str:
+        return str(self.settings.get("course_id", DEFAULT_COURSE_ID))
+
+    def gradebook(self) -> Any:
+        """nbgrader's Gradebook of this course: its rows belong to ``course_id`` (a server such as
+        PostgreSQL enforces that the course row exists; SQLite never checked)."""
+        from nbgrader.api import Gradebook
+
+        put_scripts_on_path()
+        return Gradebook(self.db_url, course_id=self.course_id)
 
     @property
     def secret_seed(self) -> int:
@@ -84,24 +99,47 @@ class Course:
     def nbgrader_config(self) -> object:
         from traitlets.config import Config
 
-        scripts = str(Path(sys.executable).parent)  # nbgrader runs `alembic` when it creates a gradebook
-        if scripts not in os.environ.get("PATH", "").split(os.pathsep):
-            os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
-
+        put_scripts_on_path()
         config = Config()
         config.CourseDirectory.root = str(self.root.resolve())
+        config.CourseDirectory.course_id = self.course_id
         config.CourseDirectory.db_url = self.db_url
         config.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
         return config
 
 
-def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None = None, course_id: str = "tensorlab") -> Course:
-    """Create the course directory with every exercise found in ``exercises``."""
+def put_scripts_on_path() -> None:
+    """nbgrader runs ``alembic`` when it creates a gradebook: find it next to this Python, even when
+    ``.venv/bin/tensorlab`` is run without the virtual environment on PATH."""
+    scripts = str(Path(sys.executable).parent)
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+
+
+def gradebook_url(url: str) -> str:
+    """The gradebook's SQLAlchemy URL, with a PostgreSQL driver that is installed.
+
+    A bare ``postgresql://`` makes SQLAlchemy 2.1 pick psycopg 3; tensorlab's ``postgres`` extra
+    installs psycopg2. Either driver works: name the one that is there, or say what to install.
+    """
+    if not url.startswith("postgresql://"):
+        return url
+    for module, driver in (("psycopg2", "psycopg2"), ("psycopg", "psycopg")):
+        if importlib.util.find_spec(module) is not None:
+            return f"postgresql+{driver}://" + url.removeprefix("postgresql://")
+    raise SystemExit("a PostgreSQL gradebook needs a driver: pip install 'tensorlab[postgres]' (psycopg2) "
+                     "or psycopg, then run the command again")
+
+
+def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None = None,
+                course_id: str = DEFAULT_COURSE_ID) -> Course:
+    """Create the course directory with every exercise found in ``exercises``, and its gradebook."""
     root.mkdir(parents=True, exist_ok=True)
-    db_url = db_url or f"sqlite:///{(root / 'gradebook.db').resolve()}"
+    db_url = gradebook_url(db_url or f"sqlite:///{(root / 'gradebook.db').resolve()}")
     settings = root / SETTINGS
     if not settings.exists():  # re-running init keeps the secret seed
-        settings.write_text(json.dumps({"secret_seed": secrets.randbits(62), "db_url": db_url}, indent=2) + "\n")
+        settings.write_text(json.dumps({"secret_seed": secrets.randbits(62), "db_url": db_url, "course_id": course_id},
+                                       indent=2) + "\n")
     (root / "nbgrader_config.py").write_text(CONFIG_TEMPLATE.format(course_id=course_id, db_url=db_url))
     for spec_path in sorted(exercises.glob("*/spec.py")):
         assignment = spec_path.parent.name
@@ -111,7 +149,10 @@ def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None
         shutil.copyfile(spec_path.parent / f"{notebook}.ipynb", source / f"{notebook}.ipynb")
         (root / "specs").mkdir(exist_ok=True)
         shutil.copyfile(spec_path, root / "specs" / f"{assignment}.py")
-    return Course(root)
+    course = Course(root)
+    with course.gradebook():  # the tables and the course row, created now (a server refuses rows without it)
+        pass
+    return course
 
 
 def release(course: Course, assignments: list[str]) -> None:
@@ -128,10 +169,8 @@ def release(course: Course, assignments: list[str]) -> None:
 
 def check_grade_cells(course: Course, assignment: str) -> None:
     """Every graded function of the spec has a grade cell with the same points, and nothing else does."""
-    from nbgrader.api import Gradebook
-
     exercise = course.exercise(assignment)
-    with Gradebook(course.db_url) as gradebook:
+    with course.gradebook() as gradebook:
         notebook = gradebook.find_notebook(exercise.notebook, assignment)
         in_notebook = {cell.name: cell.max_score for cell in notebook.grade_cells}
     in_spec = {graded.grade_id: graded.points for graded in exercise.graded}

@@ -14,11 +14,10 @@ __all__ = ["export_csv", "write_feedback", "write_report"]
 
 def export_csv(course: Course, to: Path | None = None) -> Path:
     """nbgrader's own CSV export (assignment, duedate, timestamp, student_id, ..., score, max_score)."""
-    from nbgrader.api import Gradebook
     from nbgrader.plugins.export import CsvExportPlugin
 
     destination = to or course.root / "grades.csv"
-    with Gradebook(course.db_url) as gradebook:
+    with course.gradebook() as gradebook:
         CsvExportPlugin(to=str(destination)).export(gradebook)
     return destination
 

@@ -28,6 +28,7 @@ for each case line of a grandchild, then ``{"function": name, "ending": how}`` w
 from __future__ import annotations
 
 import builtins
+import contextlib
 import copy
 import importlib.util
 import json
@@ -175,11 +176,11 @@ def builtin_class_name(kind: type) -> str:
     return "Exception"
 
 
-def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
-    """In the grandchild: lock down, run the learner's statements, call the function on each case."""
+def lock_down_and_load(request: dict, job: dict) -> tuple[Any, ForbiddenFunctions]:
+    """Lock this process down, then run the learner's statements: their graded function (or None)."""
     set_limits(request["cpu_seconds"], request["memory_bytes"])
     forbidden = ForbiddenFunctions(job["forbidden"])
-    install_audit_hook(os.getcwd(), request.get("reference", []), forbidden.called)
+    install_audit_hook(os.getcwd(), job.get("reference", request.get("reference", [])), forbidden.called)
 
     namespace: dict[str, Any] = {"__name__": "__main__"}
     for number in job["statements"]:
@@ -188,10 +189,26 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
             exec(compile(source, f"<cell statement {number}>", "exec"), namespace)
         except BaseException:
             pass
-    function = namespace.get(job["function"])
+    return namespace.get(job["function"]), forbidden
+
+
+def raised_line(error: BaseException) -> dict:
+    """A case line for a call that raised: the builtin class it is (or derives from) and the message."""
+    try:
+        message = str(error)[:2000]
+    except BaseException:
+        message = "<unprintable>"
+    return {"raised": builtin_class_name(type(error)), "message": message}
+
+
+def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """In the grandchild: lock down, run the learner's statements, call the function on each case."""
+    function, forbidden = lock_down_and_load(request, job)
+    guard = mask_index_guard(forbidden.called) if job.get("no_mask_indexing") else None
     for case in job["cases"]:
         arguments = plain.decode(case)
         untouched = copy.deepcopy(arguments)
+        given = [guard(argument) for argument in arguments] if guard else arguments
         started = (time.perf_counter(), time.process_time())
         seconds = None
         with warnings.catch_warnings():
@@ -199,25 +216,209 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
             try:
                 if function is None:
                     raise NameError(f"name {job['function']!r} is not defined")
-                result = function(*arguments)
+                result = function(*given)
                 seconds = seconds_spent(started)
+                if guard:
+                    result = unguarded(result)
                 line = {"value": plain.encode(result)}
                 if job.get("view_of") is not None:
                     line["view"] = view_facts(result, arguments[job["view_of"]])
             except plain.NotPlainData as error:
                 line = {"not_plain": str(error)}
             except BaseException as error:
-                try:
-                    message = str(error)[:2000]
-                except BaseException:
-                    message = "<unprintable>"
-                line = {"raised": builtin_class_name(type(error)), "message": message}
+                line = raised_line(error)
         line["seconds"] = seconds if seconds is not None else seconds_spent(started)
         line["changed"] = [number for number, (now, before) in enumerate(zip(arguments, untouched, strict=True))
                            if not same_value(now, before)]
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+# --- exercises graded in real processes: N ranks talking over gloo on 127.0.0.1 --------------
+def free_loopback_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def load_harness(job: dict) -> Any:
+    """The grader's code that runs one case on one rank (a file and a function name, like plain.py)."""
+    path, name = job["harness"]
+    return getattr(load_plain(path), name)
+
+
+def run_rank(request: dict, job: dict, plain: Any, rank: int, port: int, writer: int) -> None:
+    """One rank: join the gloo group and make its sub-groups (before lock-down: the grader's own
+    sockets and libraries), then lock down, load the learner's code and run every case.
+
+    ``harness(function, arguments, rank, groups)`` builds what the case needs (a model, its data),
+    calls the learner's function and returns this rank's result, or None when the case's world
+    leaves this rank out. Learner code cannot open sockets (the audit hook refuses them, and
+    ``init_process_group``/``new_group`` are forbidden names), so the only network it reaches is
+    the group the grader opened on loopback.
+    """
+    import datetime
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    torch.set_num_threads(1)
+    harness = load_harness(job)
+    dist.init_process_group("gloo", rank=rank, world_size=job["ranks"],
+                            timeout=datetime.timedelta(seconds=max(1.0, request["timeout"])))
+    groups = {size: dist.new_group(list(range(size))) for size in range(1, job["ranks"] + 1)}
+    for size, group in groups.items():  # every library a collective loads, loaded now
+        if rank < size:
+            dist.all_reduce(torch.zeros(1), group=group)
+    function, forbidden = lock_down_and_load(request, job)
+    results = os.fdopen(writer, "w")
+    for case in job["cases"]:
+        started = (time.perf_counter(), time.process_time())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                if function is None:
+                    raise NameError(f"name {job['function']!r} is not defined")
+                value = harness(function, plain.decode(case), rank, groups)
+                line = {"idle": True} if value is None else {"value": plain.encode(value)}
+            except plain.NotPlainData as error:
+                line = {"not_plain": str(error)}
+            except BaseException as error:
+                line = raised_line(error)
+        line["seconds"] = seconds_spent(started)
+        line["forbidden_called"] = sorted(set(forbidden.called))
+        results.write(json.dumps(line) + "\n")
+        results.flush()
+        if "raised" in line:
+            break  # the other ranks may now wait in a collective: the collector stops them
+    results.close()
+    dist.destroy_process_group()
+
+
+def run_ranked_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """In the grandchild: fork ``job["ranks"]`` rank processes and merge their lines case by case.
+
+    Case k's line holds every participating rank's result in rank order; a rank that raised makes
+    the case raise (its message names the rank). Once a rank has raised, the others get a short
+    grace period before they are stopped, so a learner's error never waits for a collective timeout.
+    """
+    set_limits(request["cpu_seconds"], request["memory_bytes"])
+    import torch  # noqa: F401 - loaded once here, before the ranks fork
+
+    port, ranks, readers = free_loopback_port(), [], []
+    for rank in range(job["ranks"]):
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(reader)
+                run_rank(request, job, plain, rank, port, writer)
+            except BaseException as error:  # the rank could not start (or its group broke): say so as a case line
+                status = 1
+                line = raised_line(error)
+                line["message"] = f"rank {rank} of the grader's process group: {line['message']}"
+                with contextlib.suppress(OSError):
+                    os.write(writer, (json.dumps(line) + "\n").encode())
+            finally:
+                os._exit(status)
+        os.close(writer)
+        ranks.append(pid)
+        readers.append(reader)
+    per_rank = collect_ranks(ranks, readers, request["timeout"])
+    for number in range(min(len(lines) for lines in per_rank)):
+        rows = [json.loads(lines[number]) for lines in per_rank]
+        results.write(json.dumps(merged_line(rows, plain)) + "\n")
+        results.flush()
+
+
+def collect_ranks(ranks: list[int], readers: list[int], timeout: float, grace: float = 2.0) -> list[list[str]]:
+    """Every rank's complete lines; ranks still running at the deadline, or ``grace`` seconds
+    after one of them reported an error, are killed."""
+    received: list[list[bytes]] = [[] for _ in ranks]
+    open_readers = dict(enumerate(readers))
+    deadline = time.monotonic() + timeout
+    while open_readers and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(open_readers.values()), [], [], 0.05)
+        for rank, reader in list(open_readers.items()):
+            if reader in ready:
+                chunk = os.read(reader, 1 << 16)
+                if chunk:
+                    received[rank].append(chunk)
+                else:
+                    os.close(reader)
+                    del open_readers[rank]
+        if any(b'"raised"' in b"".join(chunks) for chunks in received):
+            deadline = min(deadline, time.monotonic() + grace)
+    for rank, pid in enumerate(ranks):
+        if rank in open_readers:
+            os.close(open_readers[rank])
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    return [complete_lines(chunks) for chunks in received]
+
+
+def merged_line(rows: list[dict], plain: Any) -> dict:
+    """One case's line from its ranks' lines: the results of the ranks that took part, as a list."""
+    line: dict[str, Any] = {"seconds": max(row.get("seconds", 0.0) for row in rows),
+                            "forbidden_called": sorted({name for row in rows for name in row.get("forbidden_called", [])}),
+                            "changed": []}
+    for rank, row in enumerate(rows):
+        if "raised" in row:
+            return {**line, "raised": row["raised"], "message": f"on rank {rank}: {row.get('message', '')}"}
+        if "not_plain" in row:
+            return {**line, "not_plain": f"on rank {rank}: {row['not_plain']}"}
+    values = [plain.decode(row["value"]) for row in rows if "value" in row]
+    return {**line, "value": plain.encode(values)}
+
+
+def mask_index_guard(caught: list[str]) -> Any:
+    """For an exercise that asks for ``x[mask]`` to be built by hand: array arguments arrive as an
+    ndarray subclass that refuses a boolean array as a subscript (reading or assigning). Views,
+    reshapes and ufunc results of them keep the subclass, so ``x.reshape(-1)[mask.ravel()]`` is
+    refused too; the attempt is recorded like a forbidden call."""
+    import numpy as np
+
+    def refuse_masks(index: Any) -> None:
+        for entry in index if isinstance(index, tuple) else (index,):
+            if (isinstance(entry, np.ndarray) and entry.dtype == bool) or (
+                    isinstance(entry, list) and entry and all(isinstance(item, bool) for item in entry)):
+                caught.append("boolean-mask indexing")
+                raise ForbiddenCall("indexing with a boolean mask is what this exercise asks you to write yourself")
+
+    class MaskFreeArray(np.ndarray):
+        def __getitem__(self, index: Any) -> Any:
+            refuse_masks(index)
+            return super().__getitem__(index)
+
+        def __setitem__(self, index: Any, value: Any) -> None:
+            refuse_masks(index)
+            super().__setitem__(index, value)
+
+    def guard(argument: Any) -> Any:
+        return argument.view(MaskFreeArray) if type(argument) is np.ndarray else argument
+
+    return guard
+
+
+def unguarded(value: Any) -> Any:
+    """A result as a plain ndarray again (the guard's subclass must not reach the comparison)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        return value.view(np.ndarray)
+    if isinstance(value, tuple):
+        return tuple(unguarded(item) for item in value)
+    if isinstance(value, list):
+        return [unguarded(item) for item in value]
+    return value
 
 
 def seconds_spent(started: tuple[float, float]) -> float:
@@ -314,7 +515,8 @@ def grade_in_grandchild(request: dict, job: dict, plain: Any, results: Any) -> N
         try:
             os.close(reader)
             os.close(results.fileno())
-            run_cases(request, job, plain, os.fdopen(writer, "w"))
+            runner = run_ranked_cases if job.get("ranks") else run_cases
+            runner(request, job, plain, os.fdopen(writer, "w"))
         except BaseException:
             status = 1
         finally:

@@ -77,6 +77,8 @@ START_SECONDS = 10.0  # the child's own start (Python, NumPy), on top of the fun
 
 def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int) -> SandboxRun:
     """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG..."."""
+    timeout = max([timeout, *(graded.task.at_least_seconds for graded, _ in jobs)])
+    memory_mb = max([memory_mb, *(graded.task.at_least_memory_mb for graded, _ in jobs)])
     with tempfile.TemporaryDirectory(prefix="tensorlab-grade-") as root:
         workdir = Path(root, "work")
         workdir.mkdir()
@@ -85,7 +87,9 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
             "functions": [
                 {"function": graded.name, "cases": [plain.encode(case.arguments) for case in cases],
                  "statements": statements_used(program, graded.name),
-                 "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of}
+                 "forbidden": list(graded.all_forbidden()), "view_of": graded.task.view_of,
+                 "no_mask_indexing": graded.task.no_mask_indexing, "reference": reference_packages([(graded, cases)]),
+                 "ranks": graded.task.ranks, "harness": harness_location(graded.task)}
                 for graded, cases in jobs
             ],
             "reference": reference_packages(jobs),
@@ -122,6 +126,14 @@ def statements_used(program: Program, function: str) -> list[int]:
     """The positions, in notebook order, of the statements ``function`` needs: only those run."""
     used = {id(statement) for statement in closure(program.statements, function)}
     return [number for number, statement in enumerate(program.statements) if id(statement) in used]
+
+
+def harness_location(task: Any) -> list[str] | None:
+    """Where the sandbox finds a task's rank harness (a file it loads by path, and a function name)."""
+    if task.harness is None:
+        return None
+    module = sys.modules[task.harness.__module__]
+    return [str(module.__file__), task.harness.__name__]
 
 
 def reference_packages(jobs: list[tuple[Graded, list[Case]]]) -> list[str]:

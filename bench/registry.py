@@ -15,7 +15,9 @@ from typing import Any
 IMPLEMENTATIONS = ("tensorlab", "torch", "numpy")
 
 # Modules whose import registers workloads; a new family of benchmarks adds its module here.
-WORKLOAD_MODULES = ("bench.workloads", "bench.view_ops", "bench.training", "bench.data_movement", "bench.course")
+WORKLOAD_MODULES = (
+    "bench.workloads", "bench.view_ops", "bench.training", "bench.data_movement", "bench.course", "bench.data_loading",
+)
 
 Builder = Callable[[str], Callable[[], Any] | None]
 

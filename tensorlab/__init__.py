@@ -46,6 +46,9 @@ from ._dtype import (
 )
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
+
+# issue 18: Generator (random_split(..., generator=)), save/load
+from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
 from ._random import (
     initial_seed,
@@ -56,6 +59,7 @@ from ._random import (
     randint_like,
     randn,
     randn_like,
+    randperm,
     seed,
 )
 from ._storage import Storage
@@ -76,6 +80,7 @@ from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
 from .ops.cross import cross
 from .ops.decompositions import svd
+from .ops.decompositions import torch_qr as qr
 from .ops.einsum import *  # noqa: F403
 from .ops.erf import *  # noqa: F403
 from .ops.exp_log import *  # noqa: F403
@@ -94,6 +99,7 @@ from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
+from .ops.sorting import *  # noqa: F403
 from .ops.tensordot import tensordot
 from .ops.trig import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
@@ -101,6 +107,7 @@ from .ops.unique import *  # noqa: F403
 from .ops.unravel_index import unravel_index
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
+from .serialization import load, save
 
 # torch.sin_(x), torch.exp_(x)...: the in-place ops in the namespace, as torch has them (ops/inplace.py)
 globals().update({name: getattr(_inplace, name) for name in _inplace.NAMESPACE_INPLACE})
@@ -115,7 +122,10 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator", "linalg", "functional"}
+_LAZY_SUBMODULES = {
+    "nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator",
+    "profiler", "linalg", "functional",  # issue 18
+}
 
 
 def __getattr__(name: str):

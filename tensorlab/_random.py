@@ -15,6 +15,7 @@ import numpy as np
 from ._creation import _finish, _shape_arg
 from ._device import check_device
 from ._dtype import get_default_dtype, int64, to_dtype
+from ._generator import Generator
 from ._tensor import Tensor
 
 _generator = np.random.default_rng(0)
@@ -83,6 +84,21 @@ def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any =
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
+def _stream(generator: Any) -> np.random.Generator:
+    """The NumPy stream to draw from: a tensorlab.Generator's own, else the global one."""
+    return _generator if generator is None else generator._rng
+
+
+def randperm(n: int, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """A random ordering of 0..n-1 (int64): what shuffling a dataset draws each epoch."""
+    check_device(device)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    target = to_dtype(dtype) if dtype is not None else int64
+    values = _stream(generator).permutation(n).astype(target.numpy)
+    return _finish(Tensor._from_array(values, target), requires_grad)
+
+
 def rand_like(x: Tensor, *, dtype: Any = None) -> Tensor:
     return rand(tuple(x.shape), dtype=dtype or x.dtype)
 
@@ -99,9 +115,12 @@ def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = N
 
 
 def generator_or_default(generator: Any, function: str) -> np.random.Generator:
-    """The generator a draw uses: the one passed (what ``manual_seed`` returns), else the global one."""
+    """The stream a draw uses: a ``tensorlab.Generator``'s own (or the NumPy generator that
+    ``manual_seed`` returns), else the global one; anything else is torch's TypeError."""
     if generator is None:
         return _generator
-    if not isinstance(generator, np.random.Generator):
-        raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
-    return generator
+    if isinstance(generator, Generator):
+        return generator._rng
+    if isinstance(generator, np.random.Generator):
+        return generator
+    raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")

@@ -165,5 +165,5 @@ def strided_array(
     if 0 in shape:  # an empty view reads nothing; NumPy only accepts an offset inside the buffer
         offset = 0
     return np.ndarray(
-        tuple(shape), base.dtype, base, offset * item, tuple(s * item for s in strides)
+        shape, base.dtype, base, offset * item, [s * item for s in strides]
     )

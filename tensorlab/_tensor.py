@@ -88,7 +88,7 @@ class Tensor(_NamedMethods):
     __slots__ = (
         "_data", "_storage", "_offset", "_strides", "dtype",
         "_requires_grad", "_grad", "grad_fn", "_output_nr", "_hooks", "_retains_grad",
-        "_accumulator", "__weakref__", "__dict__",
+        "_accumulator", "_view_info", "__weakref__", "__dict__",
     )
     # layout: the storage and how to read it
     _data: np.ndarray  # the storage read through (shape, _strides, _offset): what ops compute on
@@ -104,9 +104,9 @@ class Tensor(_NamedMethods):
     _hooks: list[Callable] | None  # a leaf's register_hook hooks
     _retains_grad: bool
     _accumulator: weakref.ref[AccumulateGrad] | None  # a leaf's gradient sink, while a graph uses it
+    _view_info: ViewInfo | None  # set on views only: their base, and when and how they were made
 
     __array_priority__ = 1000  # so ``ndarray + tensor`` calls Tensor.__radd__
-    _view_info: ViewInfo | None = None  # set on views only (in ``__dict__``), so plain tensors pay nothing
 
     # --- construction ------------------------------------------------------------------
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -129,6 +129,7 @@ class Tensor(_NamedMethods):
         self._hooks = None
         self._retains_grad = False
         self._accumulator = None
+        self._view_info = None
 
     @classmethod
     def _from_array(cls, array: np.ndarray, dtype: _dtype.dtype, storage: Storage | None = None) -> Tensor:
@@ -157,7 +158,7 @@ class Tensor(_NamedMethods):
         t._init_fields(storage, array, 0, strides, dtype)
         return t
 
-    def _view(self, shape: tuple, strides: tuple, offset: int, multi_output: bool = False, data: np.ndarray | None = None) -> Tensor:
+    def _view(self, shape: tuple, strides: tuple | None, offset: int, multi_output: bool = False, data: np.ndarray | None = None) -> Tensor:
         """A new tensor over the same storage: the primitive every view op ends in.
 
         The result remembers its base (:class:`ViewInfo`), so an in-place write into it can
@@ -165,17 +166,20 @@ class Tensor(_NamedMethods):
         when its base does. ``multi_output``: one of several views one op returns (unbind, split).
         ``data``: the NumPy array of this layout, when the caller has it (``x._data.transpose()``).
         """
-        t = self._alias(shape, strides, offset, data)
+        t = object.__new__(Tensor)  # what _alias does, inlined: views are made often, and this is their cost
+        array = strided_array(self._storage, shape, strides, offset) if data is None else data  # type: ignore[arg-type]  # strides None only with data
+        t._init_fields(self._storage, array, offset, None if strides is None else tuple(strides), self.dtype)
         t._view_info = ViewInfo(self, multi_output)
         if self._requires_grad and not _grad_state.enabled:
             t._requires_grad = True
         return t
 
-    def _alias(self, shape: tuple, strides: tuple, offset: int, data: np.ndarray | None = None) -> Tensor:
-        """A new tensor over the same storage with no history and no view bookkeeping (detach)."""
+    def _alias(self, shape: tuple, strides: tuple | None, offset: int, data: np.ndarray | None = None) -> Tensor:
+        """A new tensor over the same storage with no history and no view bookkeeping (detach).
+        ``strides`` None: row-major, with ``data`` given (computed from the shape when asked)."""
         t = object.__new__(Tensor)
-        array = strided_array(self._storage, shape, strides, offset) if data is None else data
-        t._init_fields(self._storage, array, offset, tuple(strides), self.dtype)
+        array = strided_array(self._storage, shape, strides, offset) if data is None else data  # type: ignore[arg-type]  # strides None only with data
+        t._init_fields(self._storage, array, offset, None if strides is None else tuple(strides), self.dtype)
         return t
 
     # --- layout ------------------------------------------------------------------------
@@ -580,7 +584,7 @@ def _init_from(t: Tensor, source: Tensor, keep_autograd: bool = False) -> None:
 
 def _wrap_dim(dim: int, ndim: int) -> int:
     """A dim in [-ndim, ndim) made non-negative; torch's IndexError otherwise (0-d acts as 1-d)."""
-    n = max(ndim, 1)
+    n = ndim or 1
     if not -n <= dim < n:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"

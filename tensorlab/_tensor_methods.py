@@ -34,6 +34,7 @@ from .ops import (
     movement,
     normal,
     reduction,
+    sorting,
     trig,
     unary_math,
     variance,
@@ -232,6 +233,11 @@ class ReductionMethods:
     amin = extrema.amin
     argmax = extrema.argmax
     argmin = extrema.argmin
+    sort = sorting.sort
+    argsort = sorting.argsort
+    msort = sorting.msort
+    topk = sorting.topk
+    kthvalue = sorting.kthvalue
     var = variance.var
     std = variance.std
     logsumexp = reduction.logsumexp
@@ -529,6 +535,7 @@ class MoreLinalgMethods:
     slogdet = matrix_inverse.slogdet
     inverse = matrix_inverse.inverse
     svd = decompositions.svd
+    qr = decompositions.torch_qr
     unsqueeze_ = inplace_views.unsqueeze_
     squeeze_ = inplace_views.squeeze_
     transpose_ = inplace_views.transpose_

@@ -26,9 +26,10 @@ EVERY_STUDENT = [(assignment, student) for assignment, (_, students) in ROSTERS.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]  # a whole course graded end to end (about 30 s)
 
 
-def build_graded_course(course: Path) -> Path:
-    """init, release, zip-collect every roster, autograde everything with two workers."""
-    assert main(["course", "init", str(course)]) == 0
+def build_graded_course(course: Path, db: str | None = None, autograde: bool = True) -> Path:
+    """init (with the gradebook at ``db``: SQLite in the course by default), release, zip-collect
+    every roster, autograde everything with two workers."""
+    assert main(["course", "init", str(course), *(["--db", db] if db else [])]) == 0
     assert main(["course", "release", str(course)]) == 0
     downloads = course.with_name(f"{course.name}-lms")
     downloads.mkdir()
@@ -42,7 +43,8 @@ def build_graded_course(course: Path) -> Path:
                 student.write(solution, released, path)
                 lms.write(path, f"downloads/{student.name}_{notebook}.ipynb")
         assert main(["course", "zip-collect", str(course), str(archive), "--assignment", assignment]) == 0
-    assert main(["course", "autograde", str(course), "--jobs", "2", "--timeout", "3"]) == 0
+    if autograde:
+        assert main(["course", "autograde", str(course), "--jobs", "2", "--timeout", "3"]) == 0
     return course
 
 
@@ -76,16 +78,25 @@ def test_each_fake_student_gets_the_known_score(graded_course: Path, assignment:
     assert results(graded_course, student.name, assignment) == student.expected
 
 
-def test_export_has_nbgraders_columns_and_every_score(graded_course: Path, tmp_path: Path) -> None:
-    assert main(["course", "export", str(graded_course), "--to", str(tmp_path / "grades.csv")]) == 0
-    rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
-    assert {"assignment", "student_id", "score", "max_score"} <= set(rows[0])
-    assert {float(row["max_score"]) for row in rows if row["assignment"] == ASSIGNMENT} == {7.0}
+def exported_rows(course: Path, to: Path) -> list[dict]:
+    assert main(["course", "export", str(course), "--to", str(to)]) == 0
+    return list(csv.DictReader(to.open()))
+
+
+def assert_every_roster_scored(rows: list[dict]) -> None:
+    """Each fake student's exported score is the sum of their known scores."""
     for assignment, (_, students) in ROSTERS.items():
         submitted = {s.name for s in students}  # nbgrader also lists everyone else, with 0 and no timestamp
         exported = {row["student_id"]: float(row["score"]) for row in rows
                     if row["assignment"] == assignment and row["student_id"] in submitted}
         assert exported == {s.name: float(sum(s.expected.values())) for s in students}
+
+
+def test_export_has_nbgraders_columns_and_every_score(graded_course: Path, tmp_path: Path) -> None:
+    rows = exported_rows(graded_course, tmp_path / "grades.csv")
+    assert {"assignment", "student_id", "score", "max_score"} <= set(rows[0])
+    assert {float(row["max_score"]) for row in rows if row["assignment"] == ASSIGNMENT} == {7.0}
+    assert_every_roster_scored(rows)
 
 
 def test_rerunning_autograde_grades_only_what_is_missing(graded_course: Path, tmp_path: Path,

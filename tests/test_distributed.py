@@ -231,3 +231,25 @@ def test_ranks_compute_after_the_parent_used_its_thread_pool() -> None:
     """torch's intra-op pool started in the parent is never entered in a forked rank (it would hang)."""
     torch.ones(2**22).exp().sum()  # the parent's pool is running now
     assert run(big_sum, 2, timeout=30) == [(2.0**21, 1), (2.0**21, 1)]
+
+
+def ddp_gradients(rank: int, world_size: int, case: tuple) -> list[np.ndarray]:
+    """One rank of torch's own DistributedDataParallel on the mini-DDP exercise's model and data."""
+    from tensorlab.grading.harnesses.ddp import mlp
+
+    _, weights, inputs, targets = case
+    model = torch.nn.parallel.DistributedDataParallel(mlp(weights))
+    loss = ((model(torch.from_numpy(inputs[rank])) - torch.from_numpy(targets[rank])) ** 2).mean()
+    loss.backward()
+    return [p.grad.numpy() for p in model.parameters()]
+
+
+def test_the_mini_ddp_reference_is_what_torchs_ddp_leaves_on_every_rank() -> None:
+    """The exercise's expected gradients (tensorlab, no processes) against real DDP over gloo."""
+    from tensorlab.grading.units.distributed import ddp_case, gradient_averaging_reference
+
+    case = ddp_case(np.random.default_rng(7), world=3)
+    real = run(ddp_gradients, 3, case, timeout=60)
+    for got, expected in zip(real, gradient_averaging_reference(*case), strict=True):
+        for g, e in zip(got, expected, strict=True):
+            np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)

@@ -14,7 +14,16 @@ import numpy as np
 import pytest
 
 import tensorlab as tl
-from tensorlab._fast import buffers, conv, grad_stealing, inplace, matrix_layout, relu_mask, views
+from tensorlab._fast import (
+    batched_fetch,
+    buffers,
+    conv,
+    grad_stealing,
+    inplace,
+    matrix_layout,
+    relu_mask,
+    views,
+)
 
 HOOKS = {
     "relu backward's bit mask": (relu_mask, "select_where_positive", lambda: tl.relu(tl.randn(3, 4, requires_grad=True)).sum().backward()),
@@ -33,6 +42,9 @@ HOOKS = {
     "view op straight to forward": (views, "forward_only", lambda: tl.ones(2, 3).permute(1, 0)),
     "view of a row-major tensor": (views, "row_major_view", lambda: tl.ones(2, 3).view(6)),
     "basic index as NumPy's view": (views, "basic_index_view", lambda: tl.ones(2, 3)[0, ::2]),
+    "a TensorDataset batch as one gather": (
+        batched_fetch, "tensor_dataset_batch", lambda: list(tl.utils.data.DataLoader(tl.utils.data.TensorDataset(tl.ones(4, 2)), batch_size=2)),
+    ),
 }
 
 

@@ -282,3 +282,16 @@ def test_any_square_batch(shape: tuple, seed: int) -> None:
 def test_any_matrix_norm(values: np.ndarray, ord_) -> None:
     grad = ord_ not in (2, -2) or np.linalg.matrix_rank(values).min(initial=10) == min(values.shape[-2:])
     check_op(lambda lib, x: lib.linalg.matrix_norm(x, ord_), values, grad=grad, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("some", [True, False])
+def test_deprecated_torch_qr(some: bool) -> None:
+    def decomposed(lib, x):
+        q, r = lib.qr(x, some=some)
+        signs = r.diagonal(dim1=-2, dim2=-1).sign().unsqueeze(-1)
+        return r[..., :2, :] * signs, q[..., :2] * signs.mT, q.shape, x.qr().R.shape
+
+    check_op(decomposed, matrices((3, 2), 14), grad=some)
+    for lib in (torch, tl):
+        with pytest.warns(UserWarning, match="torch.qr is deprecated"):
+            lib.qr(lib.ones(2, 2))

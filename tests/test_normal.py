@@ -105,6 +105,13 @@ def test_statistics_and_reproducibility() -> None:
     own = tl.normal(0.0, 1.0, (3,), generator=np.random.default_rng(3))  # a generator of its own...
     tl.manual_seed(3)
     assert tl.equal(own, tl.normal(0.0, 1.0, (3,)))  # ...draws what the seeded global one draws
+    for lib in (torch, tl):  # a Generator: reproducible, and apart from the global stream
+        first = lib.normal(lib.zeros(3), 1.0, generator=lib.Generator().manual_seed(5))
+        lib.manual_seed(0)
+        again = lib.normal(0.0, 1.0, (3,), generator=lib.Generator().manual_seed(5))
+        assert lib.equal(first, again)
+        x = lib.empty(3).normal_(generator=lib.Generator().manual_seed(5))
+        assert lib.equal(x, first)
 
 
 def test_normal_in_place() -> None:

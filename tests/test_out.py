@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tensorlab.ops.out import OPS_WITH_OUT
+from tensorlab.ops.out import OPS_WITH_OUT, OPS_WITH_PAIR_OUT
 from tests.oracle import assert_same, check_op, standard_normal
 
 X = standard_normal((2, 3), seed=1, dtype="float32")
@@ -82,8 +82,19 @@ CALLS = {
 }
 
 
+# ops returning (values, indices), with out=(values, indices): name -> call without out
+PAIR_CALLS = {
+    "max": lambda lib, a: (a, 1),
+    "min": lambda lib, a: (a, 0, True),
+    "sort": lambda lib, a: (a, 1, True),
+    "topk": lambda lib, a: (a, 2),
+    "kthvalue": lambda lib, a: (a, 2, 0),
+}
+
+
 def test_every_op_with_out_has_a_case() -> None:
-    assert sorted(CALLS) == sorted(OPS_WITH_OUT)
+    assert sorted([*CALLS, *PAIR_CALLS]) == sorted(OPS_WITH_OUT)
+    assert sorted(PAIR_CALLS) == sorted(OPS_WITH_PAIR_OUT)
 
 
 def _run(lib, name: str, a, b, out_of):
@@ -157,3 +168,55 @@ def test_out_dtype_rules_for_integer_inputs(dtype: str, out_dtype: str) -> None:
     values = (standard_normal((3,), seed=3) * 4).astype(dtype)
     check_op(lambda lib, x: lib.add(x, x, out=lib.zeros(3, dtype=getattr(lib, out_dtype))), values, grad=False)
     check_op(lambda lib, x: lib.sum(x, 0, out=lib.zeros((), dtype=getattr(lib, out_dtype))), values, grad=False)
+
+
+def _run_pair(lib, name: str, a, out_of):
+    """``name(a, ..., out=(values, indices))``: the returned named tuple holds the two outs themselves."""
+    arguments = PAIR_CALLS[name](lib, a)
+    expected = getattr(lib, name)(*arguments)
+    values, indices = out_of(lib, expected)
+    returned = getattr(lib, name)(*arguments, out=(values, indices))
+    assert returned.values is values and returned.indices is indices
+    assert type(returned).__name__ == f"{name}_out" if name in ("max", "min") else name
+    return values, indices, values._version
+
+
+@pytest.mark.parametrize("name", sorted(PAIR_CALLS))
+@pytest.mark.parametrize("size", [None, 0, 5])
+def test_pair_out_gets_values_and_indices(name: str, size: int | None) -> None:
+    """Outs of the right shape, empty, or of another shape (resized with torch's warning)."""
+    def outs(lib, expected):
+        if size is None:
+            return lib.zeros_like(expected.values), lib.zeros_like(expected.indices)
+        return lib.zeros(size, dtype=expected.values.dtype), lib.zeros(size, dtype=lib.int64)
+
+    warned, results = {}, {}
+    for lib in (torch, tl):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results[lib] = _run_pair(lib, name, lib.tensor(X), outs)
+        warned[lib] = [str(w.message)[:60] for w in caught if "resized" in str(w.message)]
+    assert_same(results[torch], results[tl])
+    assert warned[torch] == warned[tl]
+
+
+@pytest.mark.parametrize("name", sorted(PAIR_CALLS))
+@pytest.mark.parametrize("values_dtype, indices_dtype", [("float64", "int64"), ("float32", "int32"), ("int64", "int64"), ("float32", "float32")])
+def test_pair_out_casts_nothing(name: str, values_dtype: str, indices_dtype: str) -> None:
+    def outs(lib, expected):
+        return lib.zeros(0, dtype=getattr(lib, values_dtype)), lib.zeros(0, dtype=getattr(lib, indices_dtype))
+
+    check_op(lambda lib, x: _run_pair(lib, name, x, outs), X, grad=False, same_message=True)
+
+
+@pytest.mark.parametrize("out", [lambda lib: (lib.zeros(0),), lambda lib: lib.zeros(0), lambda lib: [lib.zeros(0), lib.zeros(0, dtype=lib.int64)]])
+def test_pair_out_must_be_two_tensors(out) -> None:
+    check_op(lambda lib, x: tuple(lib.max(x, 1, out=out(lib))), X, grad=False)
+
+
+def test_pair_out_needs_grad_mode_off() -> None:
+    check_op(lambda lib, x: lib.max(x, 1, out=(lib.zeros(0), lib.zeros(0, dtype=lib.int64))), X, match="don't support automatic differentiation")
+
+
+def test_max_of_everything_takes_one_out() -> None:
+    check_op(lambda lib, x: (lambda o: (lib.max(x, out=o), o))(lib.zeros(())), X, grad=False)

@@ -31,16 +31,19 @@ class _Unrecorded(FunctionCtx):
         pass
 
 
+UNRECORDED = _Unrecorded()  # one for all: what a forward notes on it is never read
+
+
 def forward_only(function: type[Function], x: Tensor, *args: Any) -> Tensor:
     """``function.apply(x, *args)`` for an ``x`` that does not require grad (and no other tensor argument)."""
-    result: Tensor = function.forward(_Unrecorded(), x, *args)
+    result: Tensor = function.forward(UNRECORDED, x, *args)
     return result
 
 
 def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
     """``x[items]`` (ints, slices, None, ...: already checked) as a view with ``layout``, its array from NumPy."""
     shape, strides, offset = layout
-    if not any(item is Ellipsis for item in items):  # x[0] of a 1-d array is a NumPy scalar, x[0, ...] a 0-d view
+    if Ellipsis not in items:  # x[0] of a 1-d array is a NumPy scalar, x[0, ...] a 0-d view
         items = (*items, Ellipsis)
     return x._view(shape, strides, offset, data=x._data[items])
 
@@ -64,5 +67,4 @@ def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
         reshaped = data.reshape(sizes)
     except (ValueError, TypeError):
         return None
-    shape = reshaped.shape
-    return x._view(shape, contiguous_strides(shape), x._offset, data=reshaped)
+    return x._view(reshaped.shape, None, x._offset, data=reshaped)  # strides None: row-major, computed if asked

@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from . import grad_mode
+from . import grad_mode, profiler
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -21,6 +21,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .variable import Variable  # issue 18: what old course code imports (profiler: above)
 
 
 def _as_list(x: Any) -> list:
@@ -140,4 +141,5 @@ __all__ = [
     "Function", "FunctionCtx", "GradcheckError", "backward", "enable_grad", "grad", "grad_mode", "gradcheck",
     "gradgradcheck", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
     "no_grad", "set_grad_enabled",
+    "Variable", "profiler",
 ]

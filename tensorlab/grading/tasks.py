@@ -70,6 +70,11 @@ class Task:
     timed_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
     accept: Callable[[Arguments, Any, Any], str | None] | None = None  # (case, expected, got) -> problem
     only: tuple[str, ...] | None = None  # when set: the only attributes and builtins it may use (the puzzles)
+    no_mask_indexing: bool = False  # array arguments refuse a boolean array as a subscript (x[mask] by hand)
+    ranks: int = 0  # >0: each case runs on this many real gloo processes on loopback, through ``harness``
+    harness: Callable[..., Any] | None = None  # (function, arguments, rank, groups) -> this rank's result or None
+    at_least_seconds: float = 0.0  # the sandbox's time for this function is never less (starting torch and ranks)
+    at_least_memory_mb: int = 0  # nor its address space (torch's libraries)
 
     def arguments(self, seed: int, random_cases: int) -> list[Arguments]:
         """The examples, the clause cases, then ``random_cases`` random cases drawn from ``seed`` (and the name)."""

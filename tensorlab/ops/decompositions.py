@@ -13,6 +13,7 @@ Vh, Q and R.
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -186,3 +187,20 @@ def qr(A: Tensor, mode: str = "reduced") -> linalg_qr:  # noqa: N803
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'")
     require_float_matrices("qr", A)
     return linalg_qr(*Qr.apply(A, mode))
+
+
+class qr_result(NamedTuple):  # noqa: N801 - torch.return_types.qr
+    Q: Tensor
+    R: Tensor
+
+
+def torch_qr(input: Tensor, some: bool = True) -> qr_result:  # noqa: A002
+    """``torch.qr``, deprecated in torch (with this warning) for ``linalg.qr(A, mode)``."""
+    warnings.warn(
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+        "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\n"
+        "should be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
+        UserWarning,
+        stacklevel=2,
+    )
+    return qr_result(*qr(input, "reduced" if some else "complete"))

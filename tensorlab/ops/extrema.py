@@ -44,10 +44,16 @@ def _values_and_indices(name: str) -> type:
 
 
 class return_types:  # noqa: N801 - torch's name
-    """What ``x.max(dim)`` and ``x.min(dim)`` return: ``(values, indices)`` with names."""
+    """What ``x.max(dim)``, ``x.min(dim)`` (and ``ops.sorting``'s sort, topk, kthvalue) return:
+    ``(values, indices)`` with names; ``max_out`` is what ``max(x, dim, out=(v, i))`` returns."""
 
     max = _values_and_indices("max")
     min = _values_and_indices("min")
+    max_out = _values_and_indices("max_out")
+    min_out = _values_and_indices("min_out")
+    sort = _values_and_indices("sort")
+    topk = _values_and_indices("topk")
+    kthvalue = _values_and_indices("kthvalue")
 
 
 def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_is_tie: bool) -> Tensor:

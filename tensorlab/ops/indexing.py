@@ -47,7 +47,8 @@ def _is_int(item: Any) -> bool:
 
 
 def _is_basic_item(item: Any) -> bool:
-    return item is None or item is Ellipsis or isinstance(item, slice) or _is_int(item)
+    kind = type(item)  # the common kinds first, by identity: this runs for every item of every index
+    return kind is int or kind is slice or item is None or item is Ellipsis or _is_int(item)
 
 
 def _as_items(index: Any) -> tuple:
@@ -106,7 +107,10 @@ def _index_item(item: Any) -> Any:
 
 
 def _is_basic(items: tuple) -> bool:
-    return not any(isinstance(item, np.ndarray) for item in items)
+    for item in items:
+        if isinstance(item, np.ndarray):
+            return False
+    return True
 
 
 # --- basic indexing: the index as a change of layout ---------------------------------------
@@ -118,7 +122,7 @@ def basic_index_layout(layout: Layout, items: tuple) -> Layout:
     ``...`` skips the dims that no item names.
     """
     ndim = len(layout[0])
-    named = sum(1 for item in items if item is not None and item is not Ellipsis)
+    named = len(items) - items.count(None) - items.count(Ellipsis)
     if ndim == 0 and named:
         if _is_int(next(i for i in items if i is not None and i is not Ellipsis)):
             raise IndexError(
@@ -174,7 +178,7 @@ def _window_of(x: Tensor, items: tuple) -> Any:
 
 def getitem(x: Tensor, index: Any) -> Tensor:
     """``x[index]``: a view for basic indices; advanced indices go to their own branch."""
-    items = tuple(_index_item(item) for item in _as_items(index))
+    items = tuple(map(_index_item, _as_items(index)))
     if not _is_basic(items):
         return _advanced_getitem(x, items)
     if fast.enabled and not x._requires_grad:  # nothing to record: the view at once

@@ -36,7 +36,7 @@ OPS_WITH_OUT: tuple[str, ...] = (
     "remainder", "pow", "maximum", "minimum", "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh",
     "sigmoid", "clamp", "clip", "floor", "ceil", "round", "sign", "eq", "ne", "lt", "le", "gt", "ge",
     "where", "matmul", "mm", "bmm", "sum", "mean", "prod", "cumsum", "logsumexp", "cat", "concat", "stack",
-    "gather", "index_select", "masked_select", "take",
+    "gather", "index_select", "masked_select", "take", "max", "min", "sort", "topk", "kthvalue",
 )
 OPS_WITH_OUT += (  # issue 18 (ops)
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan",
@@ -44,6 +44,12 @@ OPS_WITH_OUT += (  # issue 18 (ops)
     "cross",
 )
 OUT_DTYPE_IS_COMPUTE_DTYPE = ("sum", "prod", "cumsum")
+# these return (values, indices) and take out=(values, indices), each of exactly the result's dtype
+OPS_WITH_PAIR_OUT = ("max", "min", "sort", "topk", "kthvalue")
+C_TYPE_NAMES = {  # how torch's dtype-mismatch message names a dtype
+    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+    "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+}
 # torch's kernels for these write only into an out of the result's own dtype
 OUT_DTYPE_MUST_MATCH: tuple[str, ...] = (
     "neg", "abs", "clamp", "clip", "floor", "ceil", "round", "sign", "where", "matmul", "mm", "bmm",
@@ -95,6 +101,29 @@ def write_into(name: str, result: Tensor, out: Any) -> Tensor:
     return out
 
 
+def write_pair_into(name: str, result: tuple, out: Any) -> Any:
+    """``max(x, dim, out=(values, indices))`` and the like: each half written as :func:`write_into`
+    does, except that no cast is allowed; returns torch's ``<name>_out`` named tuple of the two outs."""
+    if not isinstance(out, (tuple, list)) or not all(isinstance(part, Tensor) for part in out):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+    if len(out) != 2:
+        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+    if name == "kthvalue":  # its kernel words the same checks its own way
+        if out[0].dtype is not result[0].dtype:
+            raise RuntimeError("output values must be of same type as input")
+        if out[1].dtype is not result[1].dtype:
+            raise RuntimeError("output indices must be of scalar type Long")
+    for got, part in zip(result, out, strict=True):
+        if part.dtype is not got.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {C_TYPE_NAMES[got.dtype.name]}, "
+                               f"but got {C_TYPE_NAMES[part.dtype.name]} instead")
+    values, indices = (write_into(name, got, part) for got, part in zip(result, out, strict=True))
+    from .extrema import return_types
+
+    kind = getattr(return_types, f"{name}_out", None) or getattr(return_types, name)
+    return kind(values, indices)
+
+
 def accepts_out(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """``op`` with torch's keyword ``out=``: without it, ``op`` itself runs."""
 
@@ -103,6 +132,10 @@ def accepts_out(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
         if isinstance(out, Tensor) and op.__name__ in OUT_DTYPE_IS_COMPUTE_DTYPE and kwargs.get("dtype") is None:
             kwargs["dtype"] = out.dtype
         result = op(*args, **kwargs)
-        return result if out is None else write_into(op.__name__, result, out)
+        if out is None:
+            return result
+        if isinstance(result, tuple):
+            return write_pair_into(op.__name__, result, out)
+        return write_into(op.__name__, result, out)
 
     return op_with_out

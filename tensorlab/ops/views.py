@@ -46,7 +46,7 @@ Layout = tuple[tuple[int, ...], tuple[int, ...], int]  # (shape, strides, storag
 
 
 def layout_of(x: Tensor) -> Layout:
-    return tuple(x.shape), tuple(x.stride()), x.storage_offset()
+    return x._data.shape, x.stride(), x._offset
 
 
 def apply_view(function: type[Function], x: Tensor, *args: Any, node_name: str = "") -> Tensor:
@@ -105,8 +105,8 @@ class Regroup(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
-        ctx.input_shape = x.shape
-        return x._view(shape, strides, x.storage_offset())
+        ctx.input_shape = x._data.shape
+        return x._view(shape, strides, x._offset)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -238,6 +238,8 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
             f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
             f"equal to len(dims) = {len(dims)}"
         )
+    if sorted(dims) == list(range(x.ndim)):
+        return tuple(dims)  # already an order of 0..ndim-1: the usual case, nothing to wrap or check
     wrapped: list[int] = []
     for d in dims:  # like torch, one dim at a time: a repeat before a bad dim is reported as a repeat
         dim = _wrap_dim(d, x.ndim)
@@ -273,7 +275,7 @@ def t(x: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return apply_view(Permute, x, tuple(reversed(range(x.ndim))), node_name="TBackward0")
+    return apply_view(Permute, x, ((), (0,), (1, 0))[x.ndim], node_name="TBackward0")
 
 
 def reverse_dims(x: Tensor) -> Tensor:
@@ -484,7 +486,7 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
             f"dimensions in the tensor ({x.ndim})"
         )
     leading = len(sizes) - x.ndim
-    x_shape, x_strides = x.shape, x.stride()
+    x_shape, x_strides = x._data.shape, x.stride()
     shape, strides = [0] * len(sizes), [0] * len(sizes)
     for d in reversed(range(len(sizes))):
         target = sizes[d]
@@ -515,7 +517,7 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    return apply_view(Expand, x, *expand_layout(x, tuple(int(s) for s in _sizes(sizes))))
+    return apply_view(Expand, x, *expand_layout(x, tuple(map(int, _sizes(sizes)))))
 
 
 # --- any layout at all: as_strided --------------------------------------------------------

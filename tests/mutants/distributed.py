@@ -211,3 +211,69 @@ def bucket_gradients(ready_sizes, cap):
         walk="reversed(list(enumerate(ready_sizes)))")),
     Mutant("bucket_gradients", "refuses a cap of 0", buckets(before="if cap <= 0:\n            raise ValueError('cap')")),
 ]
+
+# The right mini-DDP, with the pieces each mutant changes (the learner's cell imports torch itself).
+AVERAGING = '''
+import torch
+import torch.distributed as dist
+
+
+def attach_gradient_averaging(model, group):
+    world = {world}
+
+    def average(grad):
+        total = grad.clone()
+        dist.all_reduce(total, {reduce})
+        return {returned}
+
+    for parameter in {parameters}:
+        if parameter.requires_grad:
+            {hooked}.register_hook(average)
+'''
+AVERAGING_RIGHT = {"world": "dist.get_world_size(group)", "reduce": "group=group", "returned": "total / world",
+                   "parameters": "model.parameters()", "hooked": "parameter"}
+
+
+def averaging(**changes: str) -> str:
+    return AVERAGING.format(**{**AVERAGING_RIGHT, **changes})
+
+
+MUTANTS += [
+    Mutant("attach_gradient_averaging", "sums the gradients instead of averaging them", averaging(returned="total")),
+    Mutant("attach_gradient_averaging", "divides by a world size of 2, written down", averaging(world="2")),
+    Mutant("attach_gradient_averaging", "divides by the whole world's size, not the group's", averaging(world="dist.get_world_size()")),
+    Mutant("attach_gradient_averaging", "reduces over the whole world, not the group", averaging(reduce="")),
+    Mutant("attach_gradient_averaging", "hooks the weights only, not the biases",
+           averaging(parameters="[p for p in model.parameters() if p.ndim > 1]")),
+    Mutant("attach_gradient_averaging", "hooks every layer but the last",
+           averaging(parameters="list(model.parameters())[:-2]")),
+    Mutant("attach_gradient_averaging", "hooks the parameter's data, which autograd never sees", averaging(hooked="parameter.data")),
+    Mutant("attach_gradient_averaging", "reduces with MAX instead of SUM",
+           averaging(reduce="op=dist.ReduceOp.MAX, group=group")),
+    Mutant("attach_gradient_averaging", "reduces a copy but keeps the rank's own gradient", averaging(returned="grad")),
+    Mutant("attach_gradient_averaging", "averages the gradients now, before backward made any", '''
+import torch
+import torch.distributed as dist
+
+
+def attach_gradient_averaging(model, group):
+    for parameter in model.parameters():
+        if parameter.grad is not None:
+            dist.all_reduce(parameter.grad, group=group)
+            parameter.grad /= dist.get_world_size(group)
+'''),
+    Mutant("attach_gradient_averaging", "wraps the model in DistributedDataParallel", '''
+from torch.nn.parallel import DistributedDataParallel
+
+
+def attach_gradient_averaging(model, group):
+    DistributedDataParallel(model, process_group=group)
+'''),
+    Mutant("attach_gradient_averaging", "calls the reference's launcher", '''
+import tensorlab.distributed
+
+
+def attach_gradient_averaging(model, group):
+    return tensorlab.distributed.run(lambda: None, 1)
+'''),
+]

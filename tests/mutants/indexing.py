@@ -105,6 +105,20 @@ def mask_select(x, mask):
         raise IndexError("mask")
     return x[np.nonzero(mask)]
 '''),
+    Mutant("mask_select", "indexes-with-the-mask", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    return x[mask]
+'''),
+    Mutant("mask_select", "indexes-a-reshape-with-the-flat-mask", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    return rows[flat.astype(bool)].copy()
+'''),
     Mutant("mask_select", "loops-with-a-comprehension", '''
 def mask_select(x, mask):
     if mask.shape != x.shape[:mask.ndim]:

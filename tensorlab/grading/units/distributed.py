@@ -1,10 +1,15 @@
-"""Unit 16, distributed: the ring collectives on a simulator, and DDP's gradient buckets.
+"""Unit 16, distributed: the ring collectives on a simulator, DDP's gradient buckets, and a mini-DDP.
 
 The learner writes what ``tensorlab.distributed`` does: ring reduce-scatter, ring all-gather,
 all-reduce as the two in a row (each returning the results *and* every message it sent), and
 DDP's bucket assignment. Messages are graded exactly, so a schedule that sends whole buffers,
 goes the wrong way round the ring or takes a step too many loses the points even when its sums
 are right. Values are small integers stored as float64, so every order of adding is exact.
+
+The mini-DDP is graded in real processes: the sandbox starts 4 gloo ranks on loopback, each
+builds the case's model, lets the learner's ``attach_gradient_averaging(model, group)`` hook its
+parameters and runs a backward on its own shard (``harnesses/ddp.py``); every rank must end with
+the mean of all the ranks' gradients.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from ..rules import PURE_STANDARD_LIBRARY
 from ..tasks import Clause, Task, task
 
-__all__ = ["BUCKETS", "RING_ALL_GATHER", "RING_ALL_REDUCE", "RING_REDUCE_SCATTER"]
+__all__ = ["BUCKETS", "GRADIENT_AVERAGING", "RING_ALL_GATHER", "RING_ALL_REDUCE", "RING_REDUCE_SCATTER"]
 
 Messages = list[tuple[int, int, int, int, int]]
 
@@ -145,4 +151,76 @@ BUCKETS = task(Task(
     random_case=buckets_case,
     hint="walk the sizes in order: add the gradient to the open bucket, then close the bucket if it holds at least "
          "cap bytes; a last, unfinished bucket is still a bucket",
+))
+
+
+# --- the mini-DDP: gradient averaging from per-parameter hooks, in real gloo processes ------
+DDP_RANKS = 4  # the grader starts 4 ranks; a case's world is the sub-group of its first N
+DDP_FORBIDDEN = (  # DDP itself, and every way to open a group or a connection of one's own
+    "torch.nn.parallel", "torch.nn.parallel.DistributedDataParallel", "torch.distributed.init_process_group",
+    "torch.distributed.new_group", "torch.distributed.new_subgroups", "torch.distributed.TCPStore",
+    "torch.distributed.rpc", "torch.distributed.algorithms", "torch.distributed.fsdp",
+)  # tensorlab is refused as the reference (and "distributed" alone would refuse torch.distributed)
+
+
+def rank_gradients(weights: list[np.ndarray], inputs: np.ndarray, targets: np.ndarray) -> list[np.ndarray]:
+    """One rank's gradients of its mean squared error, computed by tensorlab (no processes)."""
+    import tensorlab
+
+    first_weight, first_bias, second_weight, second_bias = (tensorlab.tensor(w, requires_grad=True) for w in weights)
+    hidden = tensorlab.tanh(tensorlab.tensor(inputs) @ first_weight.T + first_bias)
+    loss = ((hidden @ second_weight.T + second_bias - tensorlab.tensor(targets)) ** 2).mean()
+    return [tensorlab.autograd.grad(loss, parameter, retain_graph=True)[0].numpy()
+            for parameter in (first_weight, first_bias, second_weight, second_bias)]
+
+
+def gradient_averaging_reference(world: int, weights: list[np.ndarray], inputs: list[np.ndarray],
+                                 targets: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """What DDP leaves on every rank after backward: the mean over the ranks of their gradients."""
+    per_rank = [rank_gradients(weights, inputs[rank], targets[rank]) for rank in range(world)]
+    average = [np.sum([grads[k] for grads in per_rank], axis=0) / world for k in range(len(weights))]
+    return [average for _ in range(world)]
+
+
+def ddp_case(rng: np.random.Generator, world: int | None = None) -> tuple:
+    """A world of 1 to 4 ranks (mostly 2 to 4), an MLP of a few units, 1 to 3 samples per rank."""
+    world = world or int(rng.choice([1, 2, 2, 3, 3, 4, 4]))
+    features, hidden, outputs, samples = (int(n) for n in rng.integers(1, 4, size=4))
+    weights = [rng.normal(size=(hidden, features)), rng.normal(size=hidden),
+               rng.normal(size=(outputs, hidden)), rng.normal(size=outputs)]
+    inputs = [rng.normal(size=(samples, features)) for _ in range(world)]
+    targets = [rng.normal(size=(samples, outputs)) for _ in range(world)]
+    return world, weights, inputs, targets
+
+
+def _ddp_clause(seed: int, world: int) -> tuple:
+    return ddp_case(np.random.default_rng(seed), world)
+
+
+def _ddp_harness() -> Any:
+    from ..harnesses.ddp import gradient_averaging_case
+
+    return gradient_averaging_case
+
+
+GRADIENT_AVERAGING = task(Task(
+    name="attach_gradient_averaging",
+    reference=gradient_averaging_reference,
+    examples=[_ddp_clause(1, 2), _ddp_clause(2, 3)],
+    clauses=[
+        Clause("every rank ends with the mean of the ranks' gradients, not their sum", _ddp_clause(3, 4)),
+        Clause("every parameter, biases included, is averaged", _ddp_clause(4, 2)),
+        Clause("the group may be a sub-group: its size, not the whole world's, divides", _ddp_clause(5, 3)),
+        Clause("a group of one rank: the gradients are its own", _ddp_clause(6, 1)),
+    ],
+    random_case=ddp_case,
+    hint="for each parameter that requires grad, p.register_hook(fn): fn(grad) gets the gradient as autograd "
+         "computes it and returns the one to keep. Return a reduced copy: total = grad.clone(); "
+         "dist.all_reduce(total, group=group); then divide by dist.get_world_size(group)",
+    building_blocks=("numpy", "torch", *PURE_STANDARD_LIBRARY),
+    forbidden=DDP_FORBIDDEN,
+    ranks=DDP_RANKS,
+    harness=_ddp_harness(),
+    at_least_seconds=20.0,
+    at_least_memory_mb=4096,
 ))

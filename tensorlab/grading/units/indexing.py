@@ -374,6 +374,7 @@ MASK_SELECT = task(Task(
     "those rows with an integer index and give the result the shape (count, rest...). Raise IndexError when "
     "mask.shape differs from x.shape[:mask.ndim].",
     forbidden=NONZERO_FAMILY,
+    no_mask_indexing=True,
     vectorised=True,
     timed_case=timed_mask_case,
 ))

@@ -1,0 +1,109 @@
+"""Sorting: sort, argsort, msort, topk, kthvalue — ops that return values *and* where they came from.
+
+Each one picks elements along a dim and says which (``indices``), so its backward is the same
+for all of them: the gradient of ``values`` goes back to the positions named by ``indices``
+(a scatter), and every element that was not picked gets 0.
+
+The order itself is NumPy's stable sort. torch's rules on top of it:
+
+- NaN counts as larger than everything: last when ascending, first when descending;
+- ``descending=True`` keeps equal elements in their original order too (a stable sort of the
+  reversed slice, read backwards), so ``sort(x, stable=True, descending=True)`` is torch's;
+- a 0-d tensor sorts to itself with index 0; ``topk`` and ``kthvalue`` check ``k`` first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import int64
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Function, FunctionCtx
+from .extrema import return_types
+from .gather_scatter import scatter
+
+
+def stable_order(data: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """Positions that sort ``data`` along ``axis``, ties in their original order, NaN largest."""
+    if not descending:
+        return np.argsort(data, axis=axis, kind="stable")
+    size = data.shape[axis]
+    backwards = np.argsort(np.flip(data, axis=axis), axis=axis, kind="stable")
+    return np.flip(size - 1 - backwards, axis=axis)
+
+
+class PickAlongDim(Function):
+    """values = x gathered at ``positions`` along ``dim``; backward scatters the gradient back there."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, positions: np.ndarray, drop_dim: bool = False) -> tuple[Tensor, Tensor]:
+        data = x._data if x.ndim else x._data.reshape(1)
+        axis = dim if x.ndim else 0
+        values = np.take_along_axis(data, positions, axis=axis)
+        ctx.input_shape, ctx.axis, ctx.positions = x.shape, axis, positions
+        shape = values.shape if x.ndim else ()
+        if drop_dim and x.ndim:
+            shape = tuple(size for axis_, size in enumerate(values.shape) if axis_ != axis)
+        return Tensor._from_array(values.reshape(shape), x.dtype), Tensor._from_array(positions.reshape(shape), int64)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor, grad_indices: Tensor) -> tuple:
+        shape = ctx.input_shape if ctx.input_shape else (1,)
+        index = Tensor._from_array(ctx.positions, int64)
+        spread = scatter(Tensor._from_array(np.zeros(shape, grad.dtype.numpy), grad.dtype), ctx.axis, index, grad.reshape(ctx.positions.shape))
+        return spread.reshape(ctx.input_shape), None, None, None
+
+
+def _picked(node: str, kind: type, x: Tensor, dim: int, positions: np.ndarray) -> Any:
+    return kind(*PickAlongDim.apply_as(node, x, dim, positions))
+
+
+def _data_and_axis(x: Tensor, dim: int) -> tuple[np.ndarray, int]:
+    dim = _wrap_dim(dim, x.ndim)
+    return (x._data, dim) if x.ndim else (x._data.reshape(1), 0)
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None) -> Any:  # noqa: A002
+    """``(values, indices)`` sorted along ``dim``. Always stable here; torch's ``stable=False`` allows
+    any order of ties, so a stable answer is one of the right ones."""
+    data, axis = _data_and_axis(input, dim)
+    node = "SortBackward0" if stable is None else "SortBackward1"
+    return _picked(node, return_types.sort, input, axis, stable_order(data, axis, descending))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:  # noqa: A002
+    """The ``indices`` of :func:`sort` alone (no gradient: indices are integers)."""
+    data, axis = _data_and_axis(input, dim)
+    return Tensor._from_array(stable_order(data, axis, descending).reshape(input.shape), int64)
+
+
+def msort(input: Tensor) -> Tensor:  # noqa: A002
+    """``sort(input, dim=0).values``."""
+    return sort(input, 0).values
+
+
+def _check_k(k: int, size: int, message: str) -> None:
+    if not 0 <= k <= size:
+        raise RuntimeError(message)
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    """The k largest (or smallest) elements along ``dim``, in order, and their indices."""
+    data, axis = _data_and_axis(input, dim)
+    _check_k(k, data.shape[axis], "selected index k out of range")
+    positions = np.take(stable_order(data, axis, descending=largest), np.arange(k), axis=axis)
+    return _picked("TopkBackward0", return_types.topk, input, axis, positions)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:  # noqa: A002
+    """The k-th smallest element along ``dim`` (k counts from 1) and its index."""
+    data, axis = _data_and_axis(input, dim)
+    if not 1 <= k <= data.shape[axis]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_wrap_dim(dim, input.ndim)}")
+    positions = np.take(stable_order(data, axis, descending=False), [k - 1], axis=axis)
+    return return_types.kthvalue(*PickAlongDim.apply_as("KthvalueBackward0", input, axis, positions, not keepdim))
+
+
+__all__ = ["argsort", "kthvalue", "msort", "sort", "topk"]
