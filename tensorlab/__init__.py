@@ -66,31 +66,51 @@ from ._storage import Storage
 from ._tensor import Size, Tensor, is_tensor, numel
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
+from .ops import inplace as _inplace
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 from .ops import out as _out
 from .ops.arithmetic import *  # noqa: F403
+from .ops.atleast import *  # noqa: F403
+from .ops.block_diag import block_diag
 from .ops.broadcasting import broadcast_shapes, broadcast_tensors, broadcast_to
+from .ops.cdist import cdist
 from .ops.comparison import *  # noqa: F403
 from .ops.conv import *  # noqa: F403
 from .ops.copy import clone
+from .ops.cross import cross
+from .ops.decompositions import svd
+from .ops.decompositions import torch_qr as qr
 from .ops.einsum import *  # noqa: F403
+from .ops.erf import *  # noqa: F403
+from .ops.exp_log import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
+from .ops.grids import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
+from .ops.inplace_views import as_strided_
 from .ops.join import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
+from .ops.matrix_inverse import *  # noqa: F403
 from .ops.movement import *  # noqa: F403
+from .ops.normal import normal
 from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
 from .ops.sorting import *  # noqa: F403
+from .ops.tensordot import tensordot
+from .ops.trig import *  # noqa: F403
 from .ops.unary_math import *  # noqa: F403
+from .ops.unique import *  # noqa: F403
+from .ops.unravel_index import unravel_index
 from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 from .serialization import load, save
+
+# torch.sin_(x), torch.exp_(x)...: the in-place ops in the namespace, as torch has them (ops/inplace.py)
+globals().update({name: getattr(_inplace, name) for name in _inplace.NAMESPACE_INPLACE})
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
@@ -102,7 +122,10 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator", "profiler"}  # profiler: issue 18
+_LAZY_SUBMODULES = {
+    "nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator",
+    "profiler", "linalg", "functional",  # issue 18
+}
 
 
 def __getattr__(name: str):

@@ -15,6 +15,7 @@ import numpy as np
 from ._creation import _finish, _shape_arg
 from ._device import check_device
 from ._dtype import get_default_dtype, int64, to_dtype
+from ._generator import Generator
 from ._tensor import Tensor
 
 _generator = np.random.default_rng(0)
@@ -111,3 +112,15 @@ def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = N
     if high is None:
         low, high = 0, low
     return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype)
+
+
+def generator_or_default(generator: Any, function: str) -> np.random.Generator:
+    """The stream a draw uses: a ``tensorlab.Generator``'s own (or the NumPy generator that
+    ``manual_seed`` returns), else the global one; anything else is torch's TypeError."""
+    if generator is None:
+        return _generator
+    if isinstance(generator, Generator):
+        return generator._rng
+    if isinstance(generator, np.random.Generator):
+        return generator
+    raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")

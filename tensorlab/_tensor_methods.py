@@ -20,22 +20,31 @@ from .ops import (
     arithmetic,
     broadcasting,
     comparison,
+    decompositions,
+    exp_log,
     extrema,
     gather_scatter,
     index_slices,
     indexing,
     inplace,
+    inplace_views,
     join,
     linalg,
+    matrix_inverse,
     movement,
+    normal,
     reduction,
     sorting,
+    trig,
     unary_math,
     variance,
     views,
 )
 from .ops import copy as copies
+from .ops import cross as cross_ops
+from .ops import erf as erf_ops
 from .ops import softmax as softmax_op
+from .ops import unique as unique_ops
 
 
 # --- elementwise -----------------------------------------------------------------------------------
@@ -377,11 +386,13 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return copies.to(self, *args, **kwargs)
 
 
-def type_or_convert(self: Tensor, dtype: Any = None) -> Any:
+def type_or_convert(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
     """``x.type()`` names x's legacy type; ``x.type(torch.int8)``, ``x.type(torch.CharTensor)``
-    and ``x.type("torch.CharTensor")`` convert to it."""
+    and ``x.type("torch.CharTensor")`` convert to it ("torch.cuda.FloatTensor": no GPU here)."""
     if dtype is None:
         return f"tensorlab.{self.dtype.scalar_type}Tensor"
+    if isinstance(dtype, str) and dtype.split(".")[1:2] == ["cuda"]:  # torch's error on a build without CUDA
+        raise RuntimeError(f"Cannot initialize CUDA: tensorlab has no GPU, so there is no '{dtype}'")
     if isinstance(dtype, str):
         by_name = {f"{prefix}.{d.scalar_type}Tensor": d for d in _dtype.ALL_DTYPES for prefix in ("torch", "tensorlab")}
         if dtype not in by_name:
@@ -485,10 +496,60 @@ class ConversionsMethods:
     new_full = new_full
 
 
-FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods)
+# --- issue 18 (ops): more math, sampling, unique, cross, linalg, in-place view changes -------------
+def cross_method(self: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    return cross_ops.cross(self, other, dim)
 
 
-class TensorMethods(ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods):
+class MoreMathMethods:
+    """Inverse trig, hyperbolic, log/exp variants, erf (``ops.trig``, ``ops.exp_log``, ``ops.erf``),
+    their in-place forms (``ops.inplace``) and ``normal_`` (``ops.normal``)."""
+
+    tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh = trig.tan, trig.asin, trig.acos, trig.atan, trig.sinh, trig.cosh, trig.asinh, trig.acosh, trig.atanh
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = trig.asin, trig.acos, trig.atan, trig.asinh, trig.acosh, trig.atanh
+    atan2 = arctan2 = trig.atan2
+    log1p, expm1, log2, log10, exp2 = exp_log.log1p, exp_log.expm1, exp_log.log2, exp_log.log10, exp_log.exp2
+    erf, erfc, erfinv = erf_ops.erf, erf_ops.erfc, erf_ops.erfinv
+    tan_, asin_, acos_, atan_, sinh_, cosh_ = inplace.tan_, inplace.asin_, inplace.acos_, inplace.atan_, inplace.sinh_, inplace.cosh_
+    asinh_, acosh_, atanh_, atan2_ = inplace.asinh_, inplace.acosh_, inplace.atanh_, inplace.atan2_
+    arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_, arctan2_ = (
+        inplace.asin_, inplace.acos_, inplace.atan_, inplace.asinh_, inplace.acosh_, inplace.atanh_, inplace.atan2_
+    )
+    log1p_, expm1_, log2_, log10_, exp2_ = inplace.log1p_, inplace.expm1_, inplace.log2_, inplace.log10_, inplace.exp2_
+    erf_, erfc_, erfinv_ = inplace.erf_, inplace.erfc_, inplace.erfinv_
+    negative_ = inplace.neg_
+    normal_ = normal.normal_
+    eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
+    logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
+    multiply_, subtract_, divide_, true_divide_ = inplace.mul_, inplace.sub_, inplace.div_, inplace.div_
+
+
+class MoreLinalgMethods:
+    """unique (``ops.unique``), cross (``ops.cross``), det/inverse/svd (``ops.matrix_inverse``,
+    ``ops.decompositions``) and the in-place view changes (``ops.inplace_views``)."""
+
+    unique = unique_ops.unique
+    unique_consecutive = unique_ops.unique_consecutive
+    cross = cross_method
+    det = matrix_inverse.det
+    logdet = matrix_inverse.logdet
+    slogdet = matrix_inverse.slogdet
+    inverse = matrix_inverse.inverse
+    svd = decompositions.svd
+    qr = decompositions.torch_qr
+    unsqueeze_ = inplace_views.unsqueeze_
+    squeeze_ = inplace_views.squeeze_
+    transpose_ = inplace_views.transpose_
+    swapdims_ = inplace_views.swapdims_
+    swapaxes_ = inplace_views.swapaxes_
+    t_ = inplace_views.t_
+    as_strided_ = inplace_views.as_strided_
+
+
+FAMILIES = (ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods, MoreMathMethods, MoreLinalgMethods)
+
+
+class TensorMethods(ElementwiseMethods, SoftmaxMethods, ReductionMethods, ViewsMethods, LinalgMethods, IndexingMethods, GatherScatterMethods, IndexSlicesMethods, MovementMethods, ConversionsMethods, MoreMathMethods, MoreLinalgMethods):
     """Every named method. Tensor inherits it only for type checkers (``x.exp()`` is typed like
     ``unary_math.exp``); at run time :func:`bind_methods` copies the methods onto Tensor, because
     Tensor must exist before the op modules that these classes name can be imported."""

@@ -105,12 +105,6 @@ BEGINNER_NAMES: dict[str, str] = {
 
 PENDING: dict[str, str] = {
     **dict.fromkeys(
-        [f"torch.{n}" for n in "exp2 expm1 log1p log2 log10 asin acos atan atan2 sinh cosh asinh acosh atanh erf normal unique cross svd linalg functional".split()]
-        + [f"torch.linalg.{n}" for n in "norm svd qr det inv solve".split()]
-        + [f"torch.Tensor.{n}" for n in "transpose_ t_ squeeze_ unsqueeze_ unique".split()],
-        "l18ops",
-    ),
-    **dict.fromkeys(
         [f"torch.nn.{n}" for n in "LeakyReLU ELU SELU SiLU Mish Softplus Hardtanh LogSigmoid Softsign SmoothL1Loss HuberLoss KLDivLoss MarginRankingLoss SoftMarginLoss".split()]
         + [f"torch.nn.functional.{n}" for n in "leaky_relu elu selu silu mish softplus hardtanh logsigmoid softsign smooth_l1_loss huber_loss kl_div margin_ranking_loss soft_margin_loss".split()]
         + [f"torch.optim.{n}" for n in "RMSprop Adagrad lr_scheduler".split()]
@@ -122,11 +116,10 @@ PENDING: dict[str, str] = {
 
 _OP = "an op without an owner yet"
 NOT_YET: dict[str, str] = {
-    **dict.fromkeys([f"torch.{n}" for n in "logspace cumprod median count_nonzero rsqrt square tan reciprocal fmod lerp mv tensordot diag det inverse qr logical_and logical_or bernoulli multinomial bincount histc".split()], _OP),
-    "torch.meshgrid": "grids for plots and positional encodings",
+    **dict.fromkeys([f"torch.{n}" for n in "logspace cumprod median count_nonzero rsqrt square reciprocal fmod lerp mv diag logical_and logical_or bernoulli multinomial bincount histc".split()], _OP),
     **dict.fromkeys(["torch.set_printoptions", "torch.set_num_threads", "torch.get_num_threads"], "process settings: tensorlab prints and computes one way"),
     **dict.fromkeys(["torch.finfo", "torch.iinfo"], "dtype limits (eps, max) used in numerically careful code"),
-    **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ normal_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
+    **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
     **dict.fromkeys(["torch.Tensor.apply_", "torch.Tensor.diag"], _OP),
     **dict.fromkeys([f"torch.nn.{n}" for n in "AdaptiveAvgPool2d Dropout2d ReLU6 PReLU Unflatten CosineSimilarity Upsample L1Loss".split()], "a layer without an owner yet"),
     **dict.fromkeys([f"torch.nn.functional.{n}" for n in "relu6 adaptive_avg_pool2d interpolate l1_loss cosine_similarity normalize".split()], "a function without an owner yet"),

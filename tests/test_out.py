@@ -71,6 +71,14 @@ CALLS = {
     "index_select": (lambda lib, a, b: (a, 1, lib.tensor([2, 0])), (X, Y)),
     "masked_select": (lambda lib, a, b: (a, a > b), (X, Y)),
     "take": (lambda lib, a, b: (a, lib.tensor([5, 0])), (X, Y)),
+    # issue 18 (ops): more math, atan2, cross
+    **{name: (lambda lib, a, b: (a,), (X, Y)) for name in (
+        "asin", "acos", "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan",
+        "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2", "erf", "erfc", "erfinv",
+    )},
+    "atan2": (lambda lib, a, b: (a, b), (X, Y)),
+    "arctan2": (lambda lib, a, b: (a, b), (X, Y)),
+    "cross": (lambda lib, a, b: (a, b, 1), (X, Y)),
 }
 
 

@@ -24,7 +24,12 @@ from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .arithmetic import add, div, floor_divide, mul, pow, remainder, sub  # noqa: A004 - torch's names
 from .broadcasting import broadcast_pair
+from .comparison import bitwise_not, eq, ge, gt, le, logical_not, lt, ne
+from .erf import erf, erfc, erfinv
+from .exp_log import exp2, expm1, log1p, log2, log10
 from .promotion import Operand, _check_fits, _operand
+from .reduction import cumsum
+from .trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, tan
 from .unary_math import (  # torch's names, shadowing builtins as in the ops they name
     abs,  # noqa: A004
     ceil,
@@ -230,6 +235,88 @@ def _unary_inplace(op: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]
 neg_, abs_, exp_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, floor_, ceil_, sign_ = (
     _unary_inplace(f) for f in (neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, floor, ceil, sign)
 )
+tan_, asin_, acos_, atan_, sinh_, cosh_ = (_unary_inplace(f) for f in (tan, asin, acos, atan, sinh, cosh))
+log1p_, expm1_, log2_, log10_, exp2_, erf_, erfc_, erfinv_ = (
+    _unary_inplace(f) for f in (log1p, expm1, log2, log10, exp2, erf, erfc, erfinv)
+)
+
+
+class InplaceWithoutDerivative(Function):
+    """asinh_, acosh_ and atanh_: torch has no derivative for these in-place forms (the out-of-place
+    ops have one), so a backward through them raises, here too."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, op: Callable[[Tensor], Tensor]) -> Tensor:
+        ctx.op_name = op.__name__
+        return op(x)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        raise NotImplementedError(f"the derivative for 'inplace version of {ctx.op_name}' is not implemented.")
+
+
+def _inplace_without_derivative(op: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+    node_name = op.__name__.capitalize() + "Backward0"
+
+    def op_(self: Tensor) -> Tensor:
+        return inplace(lambda x: InplaceWithoutDerivative.apply_as(node_name, x, op), self)
+
+    op_.__name__ = op.__name__ + "_"
+    op_.__doc__ = f"In-place {op.__name__}: writes into self and returns it (no derivative, as in torch)."
+    return op_
+
+
+asinh_, acosh_, atanh_ = (_inplace_without_derivative(f) for f in (asinh, acosh, atanh))
+
+
+def atan2_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place atan2: self becomes the angle of (other, self)."""
+    return inplace(atan2, self, other)
+
+
+class CompareInPlace(Function):
+    """``x.eq_(y)``, ``x.lt_(y)``...: self becomes 1 where the comparison holds, else 0, in self's
+    own dtype. A step function of x and y: both gradients are 0 (torch still records the node)."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, other: Operand, compare: Callable[[Tensor, Operand], Tensor]) -> Tensor:
+        return compare(x, other).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        return grad * 0, grad * 0 if ctx.needs_input_grad[1] else None, None
+
+
+def _compare_inplace(compare: Callable[[Tensor, Operand], Tensor], name: str) -> Callable[[Tensor, Operand], Tensor]:
+    node_name = name.capitalize() + "Backward0"
+
+    def op_(self: Tensor, other: Operand) -> Tensor:
+        return inplace(lambda x, o: CompareInPlace.apply_as(node_name, x, o, compare), self, other)
+
+    op_.__name__ = name + "_"
+    op_.__doc__ = f"In-place {name}: self becomes 1 where ``self {name} other``, else 0 (in self's dtype)."
+    return op_
+
+
+eq_, ne_, lt_, le_, gt_, ge_ = (_compare_inplace(f, n) for f, n in ((eq, "eq"), (ne, "ne"), (lt, "lt"), (le, "le"), (gt, "gt"), (ge, "ge")))
+logical_not_, bitwise_not_ = _unary_inplace(logical_not), _unary_inplace(bitwise_not)
+
+
+def cumsum_(self: Tensor, dim: int) -> Tensor:
+    """In-place running sum along ``dim``."""
+    return inplace(cumsum, self, dim)
+
+
+# torch has the in-place unary ops in its namespace too: ``torch.sin_(x)`` is ``x.sin_()``
+NAMESPACE_INPLACE = (
+    "abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clip_", "cos_", "cosh_",
+    "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "floor_", "log10_", "log1p_", "log2_", "log_", "neg_",
+    "negative_", "relu_", "round_", "sigmoid_", "sin_", "sinh_", "sqrt_", "tan_", "tanh_", "trunc_", "zero_",
+    "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_",
+)
+negative_ = neg_
+clip_ = clamp_
+arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_, arctan2_ = asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_
 
 
 class Fill(Function):

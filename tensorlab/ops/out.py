@@ -31,12 +31,17 @@ from .._storage import Storage
 from .._tensor import Tensor
 from ..autograd.grad_mode import state as grad_state
 
-OPS_WITH_OUT = (
+OPS_WITH_OUT: tuple[str, ...] = (
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
     "remainder", "pow", "maximum", "minimum", "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh",
     "sigmoid", "clamp", "clip", "floor", "ceil", "round", "sign", "eq", "ne", "lt", "le", "gt", "ge",
     "where", "matmul", "mm", "bmm", "sum", "mean", "prod", "cumsum", "logsumexp", "cat", "concat", "stack",
     "gather", "index_select", "masked_select", "take", "max", "min", "sort", "topk", "kthvalue",
+)
+OPS_WITH_OUT += (  # issue 18 (ops)
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan",
+    "arctan2", "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2", "erf", "erfc", "erfinv",
+    "cross",
 )
 OUT_DTYPE_IS_COMPUTE_DTYPE = ("sum", "prod", "cumsum")
 # these return (values, indices) and take out=(values, indices), each of exactly the result's dtype
@@ -46,10 +51,11 @@ C_TYPE_NAMES = {  # how torch's dtype-mismatch message names a dtype
     "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
 }
 # torch's kernels for these write only into an out of the result's own dtype
-OUT_DTYPE_MUST_MATCH = (
+OUT_DTYPE_MUST_MATCH: tuple[str, ...] = (
     "neg", "abs", "clamp", "clip", "floor", "ceil", "round", "sign", "where", "matmul", "mm", "bmm",
     "gather", "index_select", "masked_select", "take",
 )
+OUT_DTYPE_MUST_MATCH += ("cross",)  # issue 18 (ops)
 
 
 def _can_cast(result: Tensor, out: Tensor) -> bool:

@@ -394,10 +394,10 @@ def _norm_p(p: Any, dims_given: int) -> float:
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, out: Any = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """torch.norm: a vector norm over ``dim`` (all dims by default) for p a number or 'fro';
-    p='nuc' is the nuclear norm of the matrices in the two dims ``dim`` (see ops/matrix_norm.py)."""
+    p='nuc' is the nuclear norm of the matrices in the two dims ``dim`` (see ops/nuclear_norm.py)."""
     x = input
     if isinstance(p, str) and p == "nuc":
-        from .matrix_norm import nuclear_norm
+        from .nuclear_norm import nuclear_norm
 
         return nuclear_norm(x if dtype is None else x.to(to_dtype(dtype)), dim, keepdim)
     require_floating(x, f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {x.dtype.scalar_type}")

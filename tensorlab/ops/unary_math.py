@@ -3,7 +3,7 @@
 Each op is an autograd ``Function`` with its forward (one NumPy ufunc, through
 ``ops.promotion.unary``) and its backward side by side; relu's backward is its own ``Function``
 (``ThresholdBackward``) so that double backward works. Integer inputs of exp, log, sqrt... compute
-in the default float dtype. The public functions are built from the classes by ``_one_input``.
+in the default float dtype. The public functions are built from the classes by ``one_input``.
 """
 
 from __future__ import annotations
@@ -343,7 +343,7 @@ class Round(Function):
 
 
 # --- the public functions -----------------------------------------------------------------
-def _one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
+def one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
     """The public function of a one-input op, named after it: ``exp(x)`` is ``Exp.apply(x)``."""
 
     name = op.__name__.lower()
@@ -361,7 +361,7 @@ def _one_input(op: type[Function]) -> Callable[[Tensor], Tensor]:
 
 
 neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu = (  # noqa: A001 - torch's names
-    _one_input(op) for op in (Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu)
+    one_input(op) for op in (Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu)
 )
 negative = neg
 
@@ -381,7 +381,7 @@ def clamp(x: Tensor, min: Operand = None, max: Operand = None) -> Tensor:  # noq
 clip = clamp
 
 
-floor, ceil, sign, trunc = (_one_input(op) for op in (Floor, Ceil, Sign, Trunc))
+floor, ceil, sign, trunc = (one_input(op) for op in (Floor, Ceil, Sign, Trunc))
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
