@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .course import Course
+from .student_tree import CODE_STUB
 
 __all__ = ["CELL_TIMEOUT", "KERNEL_START_TIMEOUT", "course_config", "global_config", "write_hub_config"]
 
@@ -47,7 +48,7 @@ c = get_config()  # noqa: F821 - nbgrader provides it
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = {db_url!r}
-c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+c.ClearSolutions.code_stub = {code_stub!r}
 c.Execute.timeout = {cell_timeout}  # seconds per cell when nbgrader itself runs a notebook
 c.Execute.startup_timeout = {kernel_start_timeout}  # seconds for a kernel to start
 '''
@@ -63,6 +64,7 @@ def course_config(course: Course, root: str | None = None) -> str:
     lies on the hub (default: where it lies now)."""
     return COURSE_TEMPLATE.format(
         course_id=course.course_id, root=root or str(course.root.resolve()), db_url=course.db_url,
+        code_stub={"python": CODE_STUB},
         cell_timeout=CELL_TIMEOUT, kernel_start_timeout=KERNEL_START_TIMEOUT,
     )
 

@@ -27,6 +27,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from autograder.autograde import parse_shard
 from autograder.cli import build_parser, main
 from autograder.hub_config import CELL_TIMEOUT, global_config
+from autograder.student_tree import CODE_STUB
 
 tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11's tomllib")
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -199,6 +200,7 @@ def test_hub_config_writes_the_global_and_the_course_settings(tmp_path: Path, ca
     assert one.CourseDirectory.course_id == "tl101" == settings["course_id"]
     assert one.CourseDirectory.root == "/home/grader-tl101/tl101"
     assert one.CourseDirectory.db_url == settings["db_url"]
+    assert one.ClearSolutions.code_stub == {"python": CODE_STUB}  # what the student tree shows too
     assert one.Execute.timeout == CELL_TIMEOUT > 30  # nbgrader's default is too tight for torch
     assert_nbgrader_accepts(one)
     assert (course / "hub" / "course_nbgrader_config.py").stat().st_mode & 0o077 == 0  # it holds the gradebook URL
@@ -216,12 +218,25 @@ def test_hub_config_course_root_defaults_to_the_course_folder(tmp_path: Path) ->
 
 # --- z2jh and TLJH: the same services, groups and roles ---
 
-def tljh_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Config:
+def tljh_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """TLJH's settings for the course tl101 graded by instructor1, as install.sh's course step leaves them."""
     (tmp_path / "courses.json").write_text(json.dumps({"tl101": ["instructor1"]}))
     (tmp_path / "tl101.token").write_text("secret-token-for-the-test\n")
     monkeypatch.setenv("TENSORLAB_HUB_STATE", str(tmp_path))
-    return load_python_config(DEPLOY / "tljh" / "tensorlab_hub_config.py")
+    return tljh_settings()
+
+
+def tljh_settings() -> dict[str, Any]:
+    """JupyterHub's services, groups and roles from TLJH's file, merged into settings TLJH already has
+    (its idle culler), the way TLJH loads the files in jupyterhub_config.d."""
+    existing = Config()
+    existing.JupyterHub.services = [{"name": "idle-culler"}]
+    existing.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"]}]
+    existing.merge(load_python_config(DEPLOY / "tljh" / "tensorlab_hub_config.py"))
+    hub = existing.JupyterHub
+    groups = hub.load_groups.get_value({})  # added to JupyterHub's default, no groups
+    return {"services": hub.services[1:], "load_roles": hub.load_roles[1:], "load_groups": groups,
+            "kept": (hub.services[0], hub.load_roles[0])}
 
 
 def z2jh_roles() -> dict[str, dict[str, Any]]:
@@ -231,11 +246,12 @@ def z2jh_roles() -> dict[str, dict[str, Any]]:
 
 def test_z2jh_and_tljh_grant_the_same_roles_to_the_same_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     tljh = tljh_config(tmp_path, monkeypatch)
-    assert {role.pop("name"): role for role in tljh.JupyterHub.load_roles} == z2jh_roles()
+    assert tljh["kept"] == ({"name": "idle-culler"}, {"name": "idle-culler", "services": ["idle-culler"]})
+    assert {role.pop("name"): role for role in tljh["load_roles"]} == z2jh_roles()
     z2jh_groups = VALUES["hub"]["config"]["JupyterHub"]["load_groups"]
-    assert tljh.JupyterHub.load_groups["formgrade-tl101"] == z2jh_groups["formgrade-tl101"] == {"users": ["instructor1"]}
-    assert set(tljh.JupyterHub.load_groups) == set(z2jh_groups)
-    (service,) = tljh.JupyterHub.services
+    assert tljh["load_groups"]["formgrade-tl101"] == z2jh_groups["formgrade-tl101"] == {"users": ["instructor1"]}
+    assert set(tljh["load_groups"]) == set(z2jh_groups)
+    (service,) = tljh["services"]
     assert service["api_token"] == "secret-token-for-the-test"
     assert service["user"] == "grader-tl101" and service["name"] in VALUES["hub"]["services"]
 
@@ -284,8 +300,8 @@ def test_the_formgrader_deployment_serves_the_hub_service() -> None:
 def test_tljh_without_courses_starts_a_hub_with_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """install.sh's hub step reloads the hub before any course exists."""
     monkeypatch.setenv("TENSORLAB_HUB_STATE", str(tmp_path))
-    loaded = load_python_config(DEPLOY / "tljh" / "tensorlab_hub_config.py")
-    assert loaded.JupyterHub.services == [] and loaded.JupyterHub.load_groups == {}
+    settings = tljh_settings()
+    assert settings["services"] == [] and settings["load_groups"] == {}
 
 
 def test_the_tljh_recipe_is_valid_shell_and_sets_up_a_sticky_exchange() -> None:

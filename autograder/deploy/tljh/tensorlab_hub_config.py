@@ -20,28 +20,26 @@ COURSES_FILE = STATE / "courses.json"  # course id -> its graders (students are 
 COURSES: dict[str, list[str]] = json.loads(COURSES_FILE.read_text()) if COURSES_FILE.exists() else {}
 FIRST_PORT = 9990  # each course's formgrader listens on 127.0.0.1, one port per course
 
-# the servers' own tokens act as their users: nbgrader's course list asks the hub for the user's groups
-c.JupyterHub.load_roles = [{"name": "server", "scopes": ["inherit"]}]
-c.JupyterHub.load_groups = {}
-c.JupyterHub.services = []
+# TLJH sets services and roles of its own (the idle culler): add to them, never replace them.
+# The servers' own tokens act as their users: nbgrader's course list asks the hub for the user's groups.
+c.JupyterHub.load_roles.append({"name": "server", "scopes": ["inherit"]})
 for number, (course, graders) in enumerate(sorted(COURSES.items())):
-    c.JupyterHub.load_groups[f"formgrade-{course}"] = {"users": graders}
-    c.JupyterHub.load_groups[f"nbgrader-{course}"] = {"users": []}
+    c.JupyterHub.load_groups.update({f"formgrade-{course}": {"users": graders}, f"nbgrader-{course}": {"users": []}})
     c.JupyterHub.services.append({
         "name": course,
         "url": f"http://127.0.0.1:{FIRST_PORT + number}",
-        "command": ["/opt/tljh/user/bin/jupyterhub-singleuser", "--ServerApp.root_dir=~"],
+        "command": ["/opt/tljh/user/bin/jupyterhub-singleuser"],
         "user": f"grader-{course}",
-        "cwd": f"/home/grader-{course}",
+        "cwd": f"/home/grader-{course}",  # the server's root: the course folder is ~/<course>
         "environment": {"JUPYTERHUB_DEFAULT_URL": "/lab"},
         "api_token": (STATE / f"{course}.token").read_text().strip(),
         "oauth_no_confirm": True,
     })
-    c.JupyterHub.load_roles += [
+    c.JupyterHub.load_roles.extend([
         {"name": f"formgrade-{course}", "groups": [f"formgrade-{course}"],
          "scopes": [f"access:services!service={course}"]},
         {"name": f"nbgrader-{course}", "groups": [f"nbgrader-{course}"],
          "scopes": ["list:services", f"read:services!service={course}"]},
         {"name": f"formgrader-{course}", "services": [course],
          "scopes": ["list:groups", f"groups!group=nbgrader-{course}"]},
-    ]
+    ])
