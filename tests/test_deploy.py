@@ -304,6 +304,19 @@ def test_tljh_without_courses_starts_a_hub_with_none(tmp_path: Path, monkeypatch
     assert settings["services"] == [] and settings["load_groups"] == {}
 
 
+def test_the_tljh_course_step_lists_the_course_where_the_hub_settings_read_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """install.sh's course step adds the course and its grader to courses.json (twice: two graders)."""
+    script = (DEPLOY / "tljh" / "install.sh").read_text()
+    program = script.split("<<'PYTHON'\n", 1)[1].split("\nPYTHON\n", 1)[0]
+    for grader in ("instructor2", "instructor1", "instructor2"):
+        subprocess.run([sys.executable, "-", str(tmp_path / "courses.json"), "tl101", grader], input=program,
+                       text=True, check=True)
+    (tmp_path / "tl101.token").write_text("token")
+    monkeypatch.setenv("TENSORLAB_HUB_STATE", str(tmp_path))
+    assert tljh_settings()["load_groups"]["formgrade-tl101"] == {"users": ["instructor1", "instructor2"]}
+
+
 def test_the_tljh_recipe_is_valid_shell_and_sets_up_a_sticky_exchange() -> None:
     script = DEPLOY / "tljh" / "install.sh"
     subprocess.run(["bash", "-n", str(script)], check=True)
