@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     export = step("export", "write the grades as CSV (nbgrader's columns)")
     export.add_argument("--to", type=Path, help="output file (default: DIR/grades.csv)")
     step("report", "score histogram and per-function failure table, in DIR/reports/")
+    hub = step("hub-config", "write nbgrader's settings for a JupyterHub: the global one and this course's")
+    hub.add_argument("--exchange", default="/srv/nbgrader/exchange", help="the exchange folder shared by all "
+                     "users (default: /srv/nbgrader/exchange)")
+    hub.add_argument("--course-root", help="where the course folder lies on the hub (default: DIR, resolved)")
+    hub.add_argument("--out", type=Path, help="output folder (default: DIR/hub)")
     return parser
 
 
@@ -88,6 +93,11 @@ def run_course_step(args: argparse.Namespace) -> int:
         from .outputs import write_report
 
         print(write_report(course))
+    elif args.step == "hub-config":
+        from .hub_config import write_hub_config
+
+        written = write_hub_config(course, args.exchange, args.out or args.directory / "hub", args.course_root)
+        print("\n".join(str(path) for path in written))
     return 0
 
 

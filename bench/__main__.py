@@ -30,6 +30,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=1, help="threads for torch and BLAS (0: libraries' defaults)")
     parser.add_argument("--times", action="store_true", help="also print absolute times per call")
+    parser.add_argument("--students", type=int, metavar="N",
+                        help="course workload only: grade N submissions (default 20) and print its report")
     return parser.parse_args(argv)
 
 
@@ -38,6 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         for workload in load_workloads().values():
             print(f"{workload.name:14} {workload.title}")
+        return 0
+    if args.students is not None:
+        if args.names != ["course"]:
+            print("--students goes with the course workload alone: python -m bench course --students N", file=sys.stderr)
+            return 2
+        from .course import describe, run_course_benchmark
+
+        print(describe(run_course_benchmark(args.students)))
         return 0
     try:
         workloads = select(args.names)

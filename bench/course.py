@@ -1,9 +1,11 @@
-"""The course workload: autograde 20 submissions with 1 and 2 workers, and with plain nbgrader.
+"""The course workload: autograde N submissions with 1 and 2 workers, and with plain nbgrader.
 
-``python -m bench course`` (or ``python -m bench.course``) builds a throwaway course, releases
+``python -m bench course`` (or ``python -m bench.course [N]``) builds a throwaway course, releases
 exercise 04, writes 20 submissions (solutions and blanks), and prints: wall time with
-``--jobs 1`` and ``--jobs 2`` and their ratio (target ≥ 1.7x), the per-notebook overhead beyond
-the learner's own compute (target ≤ 2 s), and plain ``nbgrader autograde`` on the same files.
+``--jobs 1`` and ``--jobs 2`` and their ratio (target ≥ 1.7x), submissions graded per minute per
+core (what sizes a course: 500 students on N cores), the per-notebook overhead beyond the learner's
+own compute (target ≤ 2 s), and plain ``nbgrader autograde`` on at most 20 of the same files (it
+takes a second or more each). ``python -m bench course --students 500`` sets N.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .registry import workload
 
 ASSIGNMENT = "04-broadcasting"
 NOTEBOOK = "broadcasting"
+DEFAULT_SUBMISSIONS = 20
+NBGRADER_SAMPLE = 20  # plain nbgrader is timed on this many submissions at most, then reported per notebook
 
 
 def make_course(root: Path, submissions: int) -> Any:
@@ -31,10 +35,14 @@ def make_course(root: Path, submissions: int) -> Any:
     release(course, [ASSIGNMENT])
     for number in range(submissions):
         source = "source" if number % 4 else "release"  # three solutions for each blank
-        target = root / "submitted" / f"student{number:02d}" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+        target = root / "submitted" / student_name(number) / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
         target.parent.mkdir(parents=True)
         shutil.copyfile(root / source / ASSIGNMENT / f"{NOTEBOOK}.ipynb", target)
     return course
+
+
+def student_name(number: int) -> str:
+    return f"student{number:03d}"
 
 
 def time_plain_nbgrader(course: Any, students: list[str]) -> float:
@@ -49,7 +57,7 @@ def time_plain_nbgrader(course: Any, students: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def run_course_benchmark(submissions: int = 20) -> dict[str, float]:
+def run_course_benchmark(submissions: int = DEFAULT_SUBMISSIONS) -> dict[str, float]:
     from autograder.autograde import autograde
 
     with tempfile.TemporaryDirectory(prefix="tensorlab-bench-course-") as folder:
@@ -58,24 +66,35 @@ def run_course_benchmark(submissions: int = 20) -> dict[str, float]:
         one = autograde(course, [ASSIGNMENT], jobs=1, force=True, stream=quiet)
         two = autograde(course, [ASSIGNMENT], jobs=2, force=True, stream=quiet)
         overhead = [total - compute for total, compute in zip(one.per_notebook_seconds, one.compute_seconds, strict=True)]
-        plain = time_plain_nbgrader(course, [f"student{n:02d}" for n in range(submissions)])
+        sample = min(submissions, NBGRADER_SAMPLE)
+        plain = time_plain_nbgrader(course, [student_name(n) for n in range(sample)])
     return {
         "submissions": submissions, "jobs1": one.seconds, "jobs2": two.seconds, "speedup": one.seconds / two.seconds,
         "overhead_median": statistics.median(overhead), "overhead_max": max(overhead),
-        "compute_median": statistics.median(one.compute_seconds), "nbgrader": plain,
+        "compute_median": statistics.median(one.compute_seconds),
+        "nbgrader": plain, "nbgrader_sample": sample,
     }
+
+
+def per_minute_per_core(submissions: float, seconds: float, cores: int) -> float:
+    """Throughput that scales a course: how many submissions one core grades in a minute."""
+    return submissions / seconds * 60 / cores
 
 
 def describe(numbers: dict[str, float]) -> str:
     n = int(numbers["submissions"])
+    sample = int(numbers["nbgrader_sample"])
+    rate1 = per_minute_per_core(n, numbers["jobs1"], 1)
+    rate2 = per_minute_per_core(n, numbers["jobs2"], 2)
     return "\n".join([
         f"## course: autograding {n} submissions of {ASSIGNMENT}",
         "",
-        "| run | wall time | per notebook |",
-        "|---|---|---|",
-        f"| tensorlab autograde --jobs 1 | {numbers['jobs1']:.1f} s | {numbers['jobs1'] / n:.2f} s |",
-        f"| tensorlab autograde --jobs 2 | {numbers['jobs2']:.1f} s | {numbers['jobs2'] / n:.2f} s |",
-        f"| plain nbgrader autograde (serial, in-kernel) | {numbers['nbgrader']:.1f} s | {numbers['nbgrader'] / n:.2f} s |",
+        "| run | wall time | per notebook | submissions per minute per core |",
+        "|---|---|---|---|",
+        f"| tensorlab autograde --jobs 1 | {numbers['jobs1']:.1f} s | {numbers['jobs1'] / n:.2f} s | {rate1:.0f} |",
+        f"| tensorlab autograde --jobs 2 | {numbers['jobs2']:.1f} s | {numbers['jobs2'] / n:.2f} s | {rate2:.0f} |",
+        f"| plain nbgrader autograde (serial, in-kernel; {sample} submissions) | {numbers['nbgrader']:.1f} s | "
+        f"{numbers['nbgrader'] / sample:.2f} s | {per_minute_per_core(sample, numbers['nbgrader'], 1):.0f} |",
         "",
         f"- speedup with 2 jobs: {numbers['speedup']:.2f}x (target ≥ 1.7x)",
         f"- overhead per notebook beyond the learner's compute: median {numbers['overhead_median']:.2f} s, "
@@ -83,7 +102,7 @@ def describe(numbers: dict[str, float]) -> str:
     ])
 
 
-@workload("course", "autograde 20 submissions: --jobs 1 vs 2, vs nbgrader (report printed)")
+@workload("course", f"autograde {DEFAULT_SUBMISSIONS} submissions: --jobs 1 vs 2, vs nbgrader (report printed)")
 def course_workload(implementation: str) -> Callable[[], Any] | None:
     """Runs the whole course benchmark once and prints it; the timed call then just returns the numbers."""
     if implementation != "tensorlab":
@@ -94,5 +113,5 @@ def course_workload(implementation: str) -> Callable[[], Any] | None:
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SUBMISSIONS
     print(describe(run_course_benchmark(count)))

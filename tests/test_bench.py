@@ -80,3 +80,21 @@ def test_the_lstm_workload_computes_torchs_loss() -> None:
     for _ in range(2):  # the second step runs on weights the first SGD step changed
         results = {name: step() for name, step in steps.items() if step is not None}
         assert same_results(results["tensorlab"], results["torch"])
+
+
+def test_students_goes_with_the_course_workload_alone() -> None:
+    result = subprocess.run([sys.executable, "-m", "bench", "add", "--students", "3"],
+                            cwd=REPO_ROOT, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "python -m bench course --students N" in result.stderr
+
+
+def test_the_course_report_gives_submissions_per_minute_per_core() -> None:
+    from bench.course import describe
+
+    numbers = {"submissions": 40, "jobs1": 60.0, "jobs2": 40.0, "speedup": 1.5, "overhead_median": 0.2,
+               "overhead_max": 0.3, "compute_median": 0.001, "nbgrader": 30.0, "nbgrader_sample": 20}
+    report = describe(numbers)
+    assert "| tensorlab autograde --jobs 1 | 60.0 s | 1.50 s | 40 |" in report  # 40 in a minute on one core
+    assert "| tensorlab autograde --jobs 2 | 40.0 s | 1.00 s | 30 |" in report  # 60 a minute on two cores
+    assert "20 submissions) | 30.0 s | 1.50 s | 40 |" in report
