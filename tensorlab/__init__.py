@@ -96,7 +96,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in more code load on first use, so `import tensorlab` stays fast. Only
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
-_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator"}
+_LAZY_SUBMODULES = {"nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator", "func"}
 
 
 def __getattr__(name: str):
