@@ -176,7 +176,7 @@ def test_trace_records_logical_and_physical_shapes() -> None:
     rules.TRACE = []
     try:
         tl.func.vmap(lambda a: a.sum(0))(tl.ones(4, 2, 3))
-        record = rules.TRACE[0]
+        record = next(r for r in rules.TRACE if r["op"] != "<input>")
     finally:
         rules.TRACE = None
     assert record["op"] == "sum" and record["rule"] == "batching rule"
@@ -324,3 +324,17 @@ def test_autograd_functional_matches_torch(case) -> None:
 def test_autograd_functional_create_graph() -> None:
     check_op(lambda lib, x: lib.autograd.functional.jacobian(lambda a: a.sin() * a, x, create_graph=True), r(3))
     check_op(lambda lib, x: lib.autograd.functional.hvp(lambda a: a.sin().sum() * a.sum(), x, x * 1, create_graph=True), r(3))
+
+
+def test_vmap_randomness_modes() -> None:
+    check_op(lambda lib, x: lib.func.vmap(lambda a: a + lib.randn(3))(x), r(4, 3), grad=False, match="randomness error mode")
+    for lib in (torch, tl):
+        same = lib.func.vmap(lambda a: a * 0 + lib.randn(3), randomness="same")(lib.zeros(4, 3))
+        different = lib.func.vmap(lambda a: a * 0 + lib.randn(3), randomness="different")(lib.zeros(4, 3))
+        assert tuple(same.shape) == tuple(different.shape) == (4, 3)
+        assert bool((same == same[0]).all()) and not bool((different == different[0]).all())
+
+
+def test_vmap_over_an_empty_batch() -> None:
+    check_op(no_fallback(lambda lib, x: lib.func.vmap(lambda a: a.sum())(x)), r(0, 3))
+    check_op(no_fallback(lambda lib, x: lib.func.vmap(lambda a: a.amax(0) * 2)(x)), r(0, 3, 2))

@@ -31,6 +31,7 @@ class Level:
 
     number: int
     size: int
+    randomness: str = "error"  # what a random op inside this vmap does: "error", "same" or "different"
 
 
 #: The ``vmap`` calls running now, outer first.

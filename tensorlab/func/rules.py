@@ -217,7 +217,7 @@ def dim_rule(position: int) -> Rule:
             if name in ("max", "min"):  # max(x) is amax over everything; max(x, dim) also gives indices
                 name = "a" + name
                 op = method_op(name)
-            flat = method_op("reshape")(x.value, batch_size_at(x), -1)
+            flat = method_op("reshape")(x.value, batch_size_at(x), x.numel())  # not -1: the batch may be empty
             rest = {k: v for k, v in kwargs.items() if k not in ("dim", "keepdim")}
             return _wrap(op(flat, *args[1:position], dim=1, **rest), level)
         new_args, new_kwargs = _with_dim((x.value, *args[1:]), kwargs, position, _shift(dim, _logical_ndim(x)))
@@ -393,6 +393,12 @@ def _shapes(x: Any) -> Any:
 
 
 def _trace_record(name: str, level: int, args: tuple, kwargs: dict, result: Any, has_rule: bool) -> dict[str, Any]:
-    inputs = [s for s in (_shapes(a) for a in (*args, *kwargs.values())) if s is not None]
-    outputs = [_shapes(r) for r in (result if isinstance(result, tuple) else (result,))]
-    return {"op": name, "level": level, "rule": "batching rule" if has_rule else "loop", "inputs": inputs, "outputs": outputs}
+    """One op as VmapExplorer draws it: shapes in and out, and ids that link an op to the ops it read from."""
+    given = [a for a in (*args, *kwargs.values()) if _shapes(a) is not None]
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    return {
+        "op": name, "level": level, "rule": "batching rule" if has_rule else "loop",
+        "inputs": [_shapes(a) for a in given], "outputs": [_shapes(r) for r in results],
+        "input_ids": [id(a) for a in given], "output_ids": [id(r) for r in results],
+        "keep": (given, results),  # the objects stay alive while the record does, so their ids stay unique
+    }

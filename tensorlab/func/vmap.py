@@ -26,6 +26,7 @@ from typing import Any
 from .._tensor import Tensor
 from . import pytree
 from .batched import ACTIVE_LEVELS, BINARY_OPERATORS, COMPARISONS, BatchedTensor, Level
+from . import rules
 from .rules import call_op
 
 _level_numbers = count(1)
@@ -49,12 +50,16 @@ def vmap(
         dims = _in_dims_per_leaf(in_dims, args)
         leaves, spec = pytree.flatten(args)
         size = _batch_size(leaves, dims, func)
-        level = Level(next(_level_numbers), size)
+        if randomness not in ("error", "same", "different"):
+            raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+        level = Level(next(_level_numbers), size, randomness)
         with _dispatching():
             wrapped = [
                 leaf if d is None else BatchedTensor(_move(leaf, d, 0), level.number)
                 for leaf, d in zip(leaves, dims, strict=True)
             ]
+            if rules.TRACE is not None:  # VmapExplorer links the ops that read an input to the input row
+                rules.TRACE.append({"op": "<input>", "output_ids": [id(w) for w in wrapped], "keep": wrapped})
             ACTIVE_LEVELS.append(level)
             try:  # vmap(torch.dot): the function itself is an op, taken before the dispatcher was in place
                 out = _dispatching_versions.get(func, func)(*pytree.unflatten(wrapped, spec), **kwargs)
@@ -182,12 +187,34 @@ def _install() -> list[tuple[Any, str, Any]]:
     return saved
 
 
+RANDOM_OPS = {"rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "normal", "bernoulli", "multinomial", "randperm", "dropout"}
+
+
 def _dispatching_function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def dispatching(*args: Any, **kwargs: Any) -> Any:
+        if name in RANDOM_OPS and ACTIVE_LEVELS:
+            return _random_op(name, fn, args, kwargs)
         return call_op(name, fn, args, kwargs)
 
     return dispatching
+
+
+def _random_op(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """randomness='error': refuse; 'same': one draw for every sample; 'different': one draw per sample."""
+    level = ACTIVE_LEVELS[-1]
+    if level.randomness == "error":
+        raise RuntimeError(
+            "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+            "'different' randomness flags on vmap or perform the randomness operation out of vmap"
+        )
+    if level.randomness == "same" or name.endswith("_like") or name in ("dropout", "bernoulli", "normal", "multinomial"):
+        return call_op(name, fn, args, kwargs)  # 'different' for these: the loop draws once per sample
+    shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if name == "randint":
+        *bounds, size = args
+        return BatchedTensor(fn(*bounds, (level.size, *size), **kwargs), level.number)
+    return BatchedTensor(fn(level.size, *shape, **kwargs), level.number)
 
 
 def _stepping_aside(original: Callable[..., Any]) -> Callable[..., Any]:
