@@ -329,8 +329,8 @@ def test_autograd_functional_create_graph() -> None:
 def test_vmap_randomness_modes() -> None:
     check_op(lambda lib, x: lib.func.vmap(lambda a: a + lib.randn(3))(x), r(4, 3), grad=False, match="randomness error mode")
     for lib in (torch, tl):
-        same = lib.func.vmap(lambda a: a * 0 + lib.randn(3), randomness="same")(lib.zeros(4, 3))
-        different = lib.func.vmap(lambda a: a * 0 + lib.randn(3), randomness="different")(lib.zeros(4, 3))
+        same = lib.func.vmap(lambda a, lib=lib: a * 0 + lib.randn(3), randomness="same")(lib.zeros(4, 3))
+        different = lib.func.vmap(lambda a, lib=lib: a * 0 + lib.randn(3), randomness="different")(lib.zeros(4, 3))
         assert tuple(same.shape) == tuple(different.shape) == (4, 3)
         assert bool((same == same[0]).all()) and not bool((different == different[0]).all())
 

@@ -24,9 +24,8 @@ from itertools import count
 from typing import Any
 
 from .._tensor import Tensor
-from . import pytree
+from . import pytree, rules
 from .batched import ACTIVE_LEVELS, BINARY_OPERATORS, COMPARISONS, BatchedTensor, Level
-from . import rules
 from .rules import call_op
 
 _level_numbers = count(1)

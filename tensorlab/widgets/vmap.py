@@ -59,7 +59,7 @@ class VmapModel:
         from tensorlab.func import rules, vmap
 
         self.source = function if isinstance(function, str) else getattr(function, "__name__", "f")
-        fn = eval(function, {"torch": tensorlab, "tl": tensorlab}) if isinstance(function, str) else function  # noqa: S307 - the learner's own lambda
+        fn = eval(function, {"torch": tensorlab, "tl": tensorlab}) if isinstance(function, str) else function
         self.shape, self.in_dims, self.out_dims = tuple(shape), in_dims, out_dims
         if not -len(self.shape) <= in_dims < max(len(self.shape), 1) or not self.shape:
             raise ValueError(f"in_dims={in_dims} is not a dim of an input of shape {list(self.shape)}")
@@ -183,7 +183,7 @@ class VmapExplorer(ModelExplorer):
                 parsed = tuple(int(s) for s in shape.value.strip("[]() ").split(",") if s.strip())
                 self.model = VmapModel(source.value, parsed, dims.value, self.model.out_dims)
                 self.problem = ""
-            except Exception as error:  # noqa: BLE001 - a typing mistake in a control is shown, not raised
+            except Exception as error:
                 self.problem = f"{type(error).__name__}: {error}"
             self._refresh()
 
