@@ -9,7 +9,8 @@
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
-- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
+- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
+- :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -25,10 +26,12 @@ from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
 from .versions import VersionExplorer, VersionModel
+from .vmap import VmapExplorer, VmapModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
     "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",
+    "VmapExplorer", "VmapModel",
 ]

@@ -65,7 +65,8 @@ class VmapModel:
             raise ValueError(f"in_dims={in_dims} is not a dim of an input of shape {list(self.shape)}")
         self.batch = self.shape[in_dims]
         x = tensorlab.arange(float(max(1, _numel(self.shape)))).reshape(self.shape) if _numel(self.shape) else tensorlab.zeros(self.shape)
-        rules.TRACE = records = []
+        records: list[dict[str, Any]] = []
+        rules.TRACE = records
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -134,7 +135,7 @@ def render_svg(model: VmapModel) -> str:
         colour = COLOURS["error"] if step.rule == "loop" else COLOURS["muted"] if special else COLOURS["function"]
         parts = [svg.rect(LEFT, y, 90, ROW - 8, fill=colour, fill_opacity="0.25", stroke=colour),
                  svg.text(LEFT + 45, y + 17, step.op, text_anchor="middle", font_size=12, fill=COLOURS["text"])]
-        x = LEFT + 100
+        x: float = LEFT + 100
         for triple in step.inputs:
             x = _shape_box(svg, parts, x, y, triple, COLOURS["operands"][0])
         parts.append(svg.text(x, y + 17, "→", font_size=14, fill=COLOURS["text"]))
@@ -142,7 +143,9 @@ def render_svg(model: VmapModel) -> str:
         for triple in step.outputs:
             x = _shape_box(svg, parts, x, y, triple, COLOURS["result"])
         if not special:
-            parts.append(svg.text(x + 4, y + 17, "loop ×" + str(model.batch) if step.rule == "loop" else "rule", font_size=11, fill=colour))
+            loop = step.rule == "loop"
+            parts.append(svg.text(x + 4, y + 17, f"loop ×{model.batch}" if loop else "rule", font_size=11,
+                                  fill=COLOURS["error"] if loop else COLOURS["muted"]))
         svg.group(parts, f"step:{number}", [f"step:{r}" for r in step.reads], model.explain(number), class_="tl-cell")
     return str(svg)
 
@@ -150,7 +153,7 @@ def render_svg(model: VmapModel) -> str:
 def _shape_box(svg: Svg, parts: list[str], x: float, y: float, triple: tuple[tuple[int, ...], tuple[int, ...], bool], colour: str) -> float:
     """``(3, 4) ⟶ [5, 3, 4]`` with the batch entry in amber; returns the x after it."""
     logical, physical, batched = triple
-    text = f"({', '.join(map(str, logical))})"
+    text = str(tuple(logical))
     parts.append(svg.text(x, y + 17, text, font_size=12, fill=colour))
     x += 8 * len(text) + 6
     if batched and physical:
