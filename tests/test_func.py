@@ -338,3 +338,9 @@ def test_vmap_randomness_modes() -> None:
 def test_vmap_over_an_empty_batch() -> None:
     check_op(no_fallback(lambda lib, x: lib.func.vmap(lambda a: a.sum())(x)), r(0, 3))
     check_op(no_fallback(lambda lib, x: lib.func.vmap(lambda a: a.amax(0) * 2)(x)), r(0, 3, 2))
+
+
+def test_a_plain_tensors_method_with_a_batched_argument_reaches_the_rule() -> None:
+    check_op(no_fallback(lambda lib, x, w: lib.func.vmap(lambda a: w.t().matmul(a))(x)), r(4, 3), r(3, 2, seed=1))
+    check_op(lambda lib, x: lib.func.vmap(lambda a, w: w.add_(a), in_dims=(0, None))(x, lib.zeros(3, dtype=lib.float64)),
+             r(4, 3), grad=False, match="doesn't match the broadcast shape", same_message=True)

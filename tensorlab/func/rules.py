@@ -161,11 +161,13 @@ def _unsqueeze(x: Any, dim: int) -> Any:
 
 def inplace_rule(name: str, plain_fn: Callable[..., Any], level: int, args: tuple, kwargs: dict) -> Any:
     """``x.add_(y)``: allowed when ``x`` is batched (every sample is written); not when only ``y`` is."""
-    if not _is_at(args[0], level):
+    if not _is_at(args[0], level):  # every sample would write into the same tensor: torch's error
+        import numpy as np
+
+        logical = np.broadcast_shapes(*(tuple(t.shape) for t in _tensors_in(args, kwargs)))
         raise RuntimeError(
-            f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
-            "extra_args that has more elements than `self`. This happened due to `other` being vmapped "
-            "over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators instead."
+            f"output with shape {list(args[0].shape)} doesn't match the broadcast shape "
+            f"{[_size(args, kwargs, level), *logical]}"
         )
     elementwise_rule(name, plain_fn, level, args, kwargs)
     return args[0]

@@ -9,9 +9,9 @@ torch catches every op in its dispatcher. tensorlab has none, so while the outer
 runs it puts a dispatching wrapper on each function of the ``tensorlab`` and
 ``tensorlab.nn.functional`` namespaces (``torch.sin(x)``, ``F.linear(x, w)``), and lets a plain
 tensor's operators step aside (``NotImplemented``) when the other operand is batched, so that
-``w @ x`` reaches the rule too. What that does not reach: functions imported by name before the
-call (``from tensorlab import sin``) and methods of a *plain* tensor given a batched argument
-(``w.matmul(x)``): write ``torch.matmul(w, x)`` or ``w @ x`` there.
+``w @ x`` reaches the rule too, as do a plain tensor's methods given a batched argument
+(``w.matmul(x)``). What that does not reach: functions imported by name before the call
+(``from tensorlab import sin``): call them through the module (``torch.sin``).
 """
 
 from __future__ import annotations
@@ -163,26 +163,37 @@ def _dispatching() -> Iterator[None]:
             setattr(owner, name, original)
 
 
+#: (owner, name, original) -> its dispatching wrapper, made once: installing is then only setattr.
+_wrappers: dict[tuple[int, str, Any], Callable[..., Any]] = {}
+
+
 def _install() -> list[tuple[Any, str, Any]]:
     import tensorlab
     import tensorlab.nn.functional as F
 
     saved: list[tuple[Any, str, Any]] = []
-    for namespace in (tensorlab, F):
+
+    def replace(owner: Any, name: str, original: Any, make: Callable[[str, Any], Callable[..., Any]]) -> None:
+        key = (id(owner), name, original)
+        if key not in _wrappers:
+            _wrappers[key] = make(name, original)
+        saved.append((owner, name, original))
+        setattr(owner, name, _wrappers[key])
+
+    for namespace in (tensorlab, F):  # torch.sin(x), F.linear(x, w)
         for name, fn in list(vars(namespace).items()):
             if isinstance(fn, types.FunctionType) and not name.startswith("_"):
-                saved.append((namespace, name, fn))
-                _dispatching_versions[fn] = _dispatching_function(name, fn)
-                setattr(namespace, name, _dispatching_versions[fn])
-    for dunder, _, _ in [*BINARY_OPERATORS, *COMPARISONS]:
+                replace(namespace, name, fn, _dispatching_function)
+                _dispatching_versions[fn] = _wrappers[id(namespace), name, fn]
+    for dunder, _, _ in [*BINARY_OPERATORS, *COMPARISONS]:  # w @ v: the plain operand steps aside
         for prefix in ("", "r"):
-            attr = f"__{prefix}{dunder}__"
-            original = Tensor.__dict__.get(attr)
+            original = Tensor.__dict__.get(f"__{prefix}{dunder}__")
             if original is not None:
-                saved.append((Tensor, attr, original))
-                setattr(Tensor, attr, _stepping_aside(original))
-    saved.append((Tensor, "__getitem__", Tensor.__dict__["__getitem__"]))
-    Tensor.__getitem__ = _indexing_by_batched(Tensor.__dict__["__getitem__"])  # type: ignore[method-assign]
+                replace(Tensor, f"__{prefix}{dunder}__", original, lambda _, method: _stepping_aside(method))
+    for name, method in list(vars(Tensor).items()):  # w.matmul(v), w.add_(v): a plain tensor's method, a batched argument
+        if isinstance(method, types.FunctionType) and not name.startswith("_"):
+            replace(Tensor, name, method, _method_with_batched_arguments)
+    replace(Tensor, "__getitem__", Tensor.__dict__["__getitem__"], lambda _, method: _indexing_by_batched(method))
     return saved
 
 
@@ -214,6 +225,18 @@ def _random_op(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> 
         *bounds, size = args
         return BatchedTensor(fn(*bounds, (level.size, *size), **kwargs), level.number)
     return BatchedTensor(fn(level.size, *shape, **kwargs), level.number)
+
+
+def _method_with_batched_arguments(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain tensor's method: itself, unless an argument is batched; then the op's rule."""
+
+    @functools.wraps(method)
+    def dispatching(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(a, BatchedTensor) for a in (*args, *kwargs.values())):
+            return call_op(name, method, (self, *args), kwargs)
+        return method(self, *args, **kwargs)
+
+    return dispatching
 
 
 def _stepping_aside(original: Callable[..., Any]) -> Callable[..., Any]:
