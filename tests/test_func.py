@@ -344,3 +344,18 @@ def test_a_plain_tensors_method_with_a_batched_argument_reaches_the_rule() -> No
     check_op(no_fallback(lambda lib, x, w: lib.func.vmap(lambda a: w.t().matmul(a))(x)), r(4, 3), r(3, 2, seed=1))
     check_op(lambda lib, x: lib.func.vmap(lambda a, w: w.add_(a), in_dims=(0, None))(x, lib.zeros(3, dtype=lib.float64)),
              r(4, 3), grad=False, match="doesn't match the broadcast shape", same_message=True)
+
+
+COMPOSITIONS = {
+    "grad of vmap": lambda lib, x: lib.func.grad(lambda v: lib.func.vmap(lambda r: (r.sin() * r).sum())(v).sum())(x),
+    "vmap of hessian": lambda lib, x: lib.func.vmap(lib.func.hessian(lambda r: (r.sin() ** 2).sum()))(x),
+    "jacrev of vmap": lambda lib, x: lib.func.jacrev(lib.func.vmap(lambda r: r.exp() * r[0]))(x),
+    "vmap of vjp": lambda lib, x: lib.func.vmap(lambda r: lib.func.vjp(lambda t: t.sin() * t, r)[1](r)[0])(x),
+    "vmap of jvp": lambda lib, x: lib.func.vmap(lambda r: lib.func.jvp(lambda t: t.sin() * t, (r,), (r,))[1])(x),
+    "hessian, two argnums": lambda lib, x: lib.func.hessian(lambda a, b: (a * b.sin()).sum(), argnums=(0, 1))(x[0], x[1]),
+}
+
+
+@pytest.mark.parametrize("name", COMPOSITIONS)
+def test_transforms_compose_as_torchs_do(name: str) -> None:
+    check_op(COMPOSITIONS[name], r(4, 3), grad=False)
