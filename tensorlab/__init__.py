@@ -124,7 +124,7 @@ __version__ = "0.1.0"
 # modules that exist: any other name is an AttributeError, so `hasattr(tensorlab, name)` is False.
 _LAZY_SUBMODULES = {
     "nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator",
-    "profiler", "linalg", "functional",  # issue 18
+    "profiler", "linalg", "functional", "func",
 }
 
 

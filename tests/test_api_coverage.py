@@ -111,7 +111,6 @@ PENDING: dict[str, str] = {
         + [f"torch.optim.lr_scheduler.{n}" for n in "StepLR CosineAnnealingLR LambdaLR ReduceLROnPlateau".split()],
         "l18misc",
     ),
-    **dict.fromkeys(["torch.autograd.functional"] + [f"torch.autograd.functional.{n}" for n in "jacobian hessian vjp jvp hvp".split()], "u17"),
 }
 
 _OP = "an op without an owner yet"

@@ -62,6 +62,24 @@ def torch_overlapping_pairs(tensors: list[tuple[str, int, tuple[int, ...], tuple
             if tensors[i][0] == tensors[j][0] and slots[i] & slots[j]]
 
 
+def torch_per_example_grads(weight: np.ndarray, b: np.ndarray, features: np.ndarray, y: np.ndarray) -> tuple:
+    def loss(weight: torch.Tensor, bias: torch.Tensor, x: torch.Tensor, label: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.cross_entropy((weight @ x + bias)[None], label[None])
+
+    grads = torch.func.vmap(torch.func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0))
+    dweight, db = grads(*(torch.tensor(np.asarray(a)) for a in (weight, b, features, y)))
+    return dweight.numpy(), db.numpy()
+
+
+def torch_sum_batch_rule(x: np.ndarray, bdim: int, dim: Any, keepdim: bool) -> np.ndarray:
+    return torch.func.vmap(lambda s: s.sum() if dim is None else s.sum(dim, keepdim=keepdim), in_dims=bdim)(torch.tensor(x)).numpy()
+
+
+def torch_tanh_layer_jacobian(weight: np.ndarray, x: np.ndarray) -> np.ndarray:
+    matrix = torch.tensor(weight)
+    return torch.func.jacrev(lambda t: (t @ matrix.T).tanh())(torch.tensor(x)).numpy()
+
+
 TORCH_REFERENCES = {
     "storage_index": torch_storage_index,
     "contiguous_strides": lambda shape: tuple(torch.empty(shape, device="meta").stride()),  # meta: huge shapes allocate nothing
@@ -84,6 +102,10 @@ TORCH_REFERENCES = {
     "relu_forward_": lambda x: torch.tensor(x).relu_().numpy(),
     "relu_backward": torch_relu_backward,
     "overlapping_pairs": torch_overlapping_pairs,
+    "per_example_grads": torch_per_example_grads,
+    "sum_batch_rule": torch_sum_batch_rule,
+    "matmul_batch_rule": lambda a, ad, b, bd: torch.func.vmap(torch.matmul, in_dims=(ad, bd))(torch.tensor(a), torch.tensor(b)).numpy(),
+    "tanh_layer_jacobian": torch_tanh_layer_jacobian,
 }
 
 

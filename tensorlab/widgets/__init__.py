@@ -9,11 +9,11 @@
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`ConvExplorer`: the receptive field (padded input elements and kernel taps) of each convolution output;
-- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
 - :class:`EinsumExplorer`: an einsum spec as nested loops, every use of an index letter linked;
-- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
+- :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
-- :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs.
+- :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -32,13 +32,12 @@ from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
 from .versions import VersionExplorer, VersionModel
+from .vmap import VmapExplorer, VmapModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "ConvExplorer", "ConvModel",
-    "GatherExplorer",
-    "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
+    "EinsumExplorer", "EinsumModel", "GatherExplorer", "GatherModel", "GraphExplorer", "GraphModel",
+    "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel", "ModuleExplorer", "ModuleModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
-    "VersionExplorer", "VersionModel",
-    "EinsumExplorer", "EinsumModel",
-    "ModuleExplorer", "ModuleModel",
+    "VersionExplorer", "VersionModel", "VmapExplorer", "VmapModel",
 ]

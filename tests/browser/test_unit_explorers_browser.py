@@ -1,4 +1,4 @@
-"""The explorers of units 01, 06, 07, 08 and 16 in a real JupyterLab 4: hover an element and the
+"""The explorers of units 01, 06, 07, 08, 16 and 17 in a real JupyterLab 4: hover an element and the
 elements it is linked to light up, with the info line explaining it; a control edit redraws.
 
 They share one notebook of their own (written into a private server's folder), so the demo
@@ -18,14 +18,15 @@ from . import harness
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 CELLS = [  # one explorer per cell, in this order on the page
-    "from tensorlab.widgets import CollectiveExplorer, GatherExplorer, IndexExplorer, JoinExplorer, StrideDrill\n"
+    "from tensorlab.widgets import CollectiveExplorer, GatherExplorer, IndexExplorer, JoinExplorer, StrideDrill, VmapExplorer\n"
     "StrideDrill([((3, 4), 'x.t()')])",
     'IndexExplorer((2, 3), "x[[0, 1, 0, 1], [0, 1, 0, 1]]")',
     "JoinExplorer('unbind', [(2, 3)], dim=1)",
     "GatherExplorer('gather', (3, 4), 1, [[0, 0], [2, 1], [3, 3]])",
     "CollectiveExplorer(3, step=2)",
+    'VmapExplorer("lambda x: (x.sin() * x).sum(0)", (5, 3, 4))',
 ]
-DRILL, INDEX, JOIN, GATHER, COLLECTIVE = range(len(CELLS))
+DRILL, INDEX, JOIN, GATHER, COLLECTIVE, VMAP = range(len(CELLS))
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,12 @@ def test_collective_hover_lights_the_ranks_a_chunk_sums_and_the_slider_steps(pag
     handle.press("ArrowRight")
     widget.locator(".tl-info", has_text="step 3/4 (all-gather)").wait_for()
     widget.screenshot(path=str(harness.ARTIFACTS / "collective-all-gather.png"))
+
+
+def test_vmap_hover_lights_the_ops_an_op_reads_and_an_edit_redraws(page) -> None:
+    widget = harness.explorer(page, VMAP)
+    harness.hover_and_check(widget, "step:2", "step:1", "mul: logical [3, 4], physical [5, 3, 4]")
+    widget.locator(".widget-text", has_text="function").locator("input").hover()  # off the picture: the info line describes the whole run
+    harness.set_text_control(widget, "function", "lambda x: x.roll(1, 0)")
+    widget.locator(".tl-info", has_text="no rule for roll").wait_for()
+    widget.screenshot(path=str(harness.ARTIFACTS / "vmap-loop.png"))
