@@ -19,9 +19,14 @@ from .loss import *  # noqa: F403
 from .loss import __all__ as _loss
 from .normalization import *  # noqa: F403
 from .normalization import __all__ as _normalization
+from .piecewise_activation import *  # noqa: F403
+from .piecewise_activation import __all__ as _piecewise_activation
 from .pooling import *  # noqa: F403
 from .pooling import __all__ as _pooling
+from .smooth_activation import *  # noqa: F403
+from .smooth_activation import __all__ as _smooth_activation
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
 
 __all__ = [*_activation, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
+__all__ += [*_piecewise_activation, *_smooth_activation]  # issue 18

@@ -1,6 +1,27 @@
 """The layers of tensorlab.nn, one family per module (as in torch.nn.modules)."""
 
-from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import (
+    CELU,
+    ELU,
+    GELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Softsign,
+    Tanh,
+)
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .dropout import Dropout
@@ -17,4 +38,8 @@ __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU",
     "Identity", "LayerNorm", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
     "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+]
+__all__ += [  # issue 18
+    "CELU", "ELU", "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "PReLU", "ReLU6",
+    "SiLU", "Softplus", "Softsign",
 ]
