@@ -1,5 +1,6 @@
 """tensorlab.optim: optimizers that update parameters from their ``.grad``."""
 
+from . import lr_scheduler
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
@@ -7,4 +8,4 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
-__all__ += ["Adagrad", "RMSprop"]  # issue 18
+__all__ += ["Adagrad", "RMSprop", "lr_scheduler"]  # issue 18
