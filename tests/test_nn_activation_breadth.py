@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import tensorlab as tl
 from tests.oracle import assert_same, check_op
+from tests.test_nn_double_backward import check_double_backward, second_order
 
 # Kinks, thresholds, and inputs large enough that a naive exp overflows.
 EDGES = [-800.0, -30.0, -20.0, -6.0, -3.0, -1.0, -1e-8, -0.0, 0.0, 1e-8, 1.0, 3.0, 6.0, 19.99, 20.0, 20.01, 40.0, 800.0]
@@ -240,3 +241,43 @@ def test_grad_fn_names_match_torch(call):
     x_t = torch.tensor([-2.0, 0.5, 3.0], requires_grad=True)
     x_m = tl.tensor([-2.0, 0.5, 3.0], requires_grad=True)
     assert call(tl, x_m).grad_fn.name() == call(torch, x_t).grad_fn.name()
+
+
+# --- second order: each backward is written in tensor ops, so it differentiates again -------------
+SECOND_ORDER = {
+    "softplus": lambda lib, x: F(lib).softplus(x, beta=2.0, threshold=3.0),
+    "elu": lambda lib, x: F(lib).elu(x, alpha=0.7),
+    "selu": lambda lib, x: F(lib).selu(x),
+    "celu": lambda lib, x: F(lib).celu(x, alpha=2.0),
+    "silu": lambda lib, x: F(lib).silu(x),
+    "mish": lambda lib, x: F(lib).mish(x),
+    "logsigmoid": lambda lib, x: F(lib).logsigmoid(x),
+    "softsign": lambda lib, x: F(lib).softsign(x),
+    "hardtanh": lambda lib, x: F(lib).hardtanh(x, -1.5, 2.0),
+    "leaky_relu": lambda lib, x: F(lib).leaky_relu(x, 0.2),
+    "hardswish": lambda lib, x: F(lib).hardswish(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+@pytest.mark.parametrize("square", [False, True])
+def test_second_order_gradients_match_torch(name, square):
+    x = np.array([-4.0, -2.5, -0.7, 0.3, 1.2, 2.9, 5.0])  # off every kink
+    check_double_backward(SECOND_ORDER[name], [x], square=square)
+
+
+def test_hardsigmoid_differentiates_twice_where_torch_refuses():
+    """torch has no derivative for hardsigmoid's backward; its twin relu6(x + 3) / 6 has one."""
+    x = np.array([-4.0, -2.5, -0.7, 0.3, 1.2, 2.9, 5.0])
+    expected = second_order(torch, lambda lib, x: F(lib).relu6(x + 3) / 6, [x], [], square=True)
+    got = second_order(tl, lambda lib, x: F(lib).hardsigmoid(x), [x], [], square=True)
+    for e, g in zip(expected, got, strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-7)
+
+
+def test_prelu_second_order_gradients_match_torch():
+    check_double_backward(lambda lib, x, w: F(lib).prelu(x, w), [randn_like_channels(), np.array([0.2, -0.4, 0.9])], square=True)
+
+
+def randn_like_channels() -> np.ndarray:
+    return np.random.default_rng(4).standard_normal((2, 3, 2)) + 0.05

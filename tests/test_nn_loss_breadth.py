@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import tensorlab as tl
 from tests.oracle import check_op
+from tests.test_nn_double_backward import check_double_backward
 
 REDUCTIONS = ["none", "mean", "sum"]
 rng = np.random.default_rng(0)
@@ -395,3 +396,35 @@ def test_grad_fn_names_match_torch():
         lambda lib, x: F(lib).multi_margin_loss(x, lib.tensor(1)),
     ]:
         assert call(tl, x_m).grad_fn.name() == call(torch, x_t).grad_fn.name()
+
+
+# --- second order ---------------------------------------------------------------------------------
+SECOND_X = randn(3, 4, seed=11).clip(-3, 3) + 0.01
+SECOND_T = np.abs(randn(3, 4, seed=12)) + 0.2
+
+
+@pytest.mark.parametrize(
+    ("call", "x"),
+    [
+        (lambda lib, x, t: F(lib).smooth_l1_loss(x, t, beta=0.7, reduction="sum"), SECOND_X),
+        (lambda lib, x, t: F(lib).huber_loss(x, t, delta=0.7), SECOND_X),
+        (lambda lib, x, t: F(lib).kl_div(x, t, reduction="batchmean"), -np.abs(SECOND_X)),
+        (lambda lib, x, t: F(lib).poisson_nll_loss(x, t, log_input=False, full=True), np.abs(SECOND_X)),
+        (lambda lib, x, t: F(lib).gaussian_nll_loss(x, t, t.abs(), reduction="sum"), SECOND_X),
+        (lambda lib, x, t: F(lib).cosine_embedding_loss(x, t, lib.tensor([1, -1, 1]), margin=-0.5), SECOND_X),
+        (lambda lib, x, t: F(lib).triplet_margin_loss(x, t, t * 0.5 + 1), SECOND_X),
+    ],
+    ids=["smooth_l1", "huber", "kl_div", "poisson", "gaussian", "cosine_embedding", "triplet"],
+)
+@pytest.mark.parametrize("square", [False, True])
+def test_second_order_gradients_match_torch(call, x, square):
+    check_double_backward(call, [x, SECOND_T], square=square)
+
+
+def test_soft_margin_second_order_and_multi_margin_refuses_it():
+    check_double_backward(lambda lib, x, y: F(lib).soft_margin_loss(x, y), [randn(6, seed=3)], constants=[signs(6)], square=True)
+    for lib in (torch, tl):
+        x = lib.tensor(randn(2, 4), requires_grad=True)
+        (grad,) = lib.autograd.grad(F(lib).multi_margin_loss(x, lib.tensor([0, 3]), p=2), x, create_graph=True)
+        with pytest.raises(RuntimeError):
+            (grad * grad).sum().backward()

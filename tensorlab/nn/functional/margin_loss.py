@@ -28,6 +28,7 @@ from ...autograd.grad_mode import is_grad_enabled
 from ...ops.arithmetic import minimum
 from ...ops.broadcasting import broadcast_pair
 from ...ops.comparison import where
+from ...ops.windows import first_order_only
 from .loss import _reduce, _reduction, _unreduce
 from .smooth_activation import logsigmoid
 
@@ -130,7 +131,8 @@ class MultiMarginLoss(Function):
     """loss_i = sum over classes j != y_i of w[y_i] max(0, margin - x[i, y_i] + x[i, j])^p / C.
 
     Each violated class j pushes x[i, j] down and x[i, y_i] up by the same amount, h / C with
-    h = w[y_i] (p = 1) or 2 w[y_i] (margin - x[i, y_i] + x[i, j]) (p = 2).
+    h = w[y_i] (p = 1) or 2 w[y_i] (margin - x[i, y_i] + x[i, j]) (p = 2). The slopes are NumPy
+    numbers, so, as in torch, the gradient cannot be differentiated again.
     """
 
     backward_name = "MultiMarginLossBackward0"
@@ -150,16 +152,17 @@ class MultiMarginLoss(Function):
         # d loss_i / d x[i, j] for a violated j, before reduction
         slope = np.where(violated, 1 if p == 1 else 2 * gap, 0) * w[:, None] / classes
         slope[rows, picked] = -slope.sum(axis=1)
-        ctx.save_for_backward(Tensor._from_array(slope.reshape(x.shape).astype(scores.dtype, copy=False), x.dtype))
+        ctx.save_for_backward(Tensor._from_array(slope.reshape(x.shape).astype(scores.dtype, copy=False), x.dtype), x)
         ctx.reduction, ctx.loss_shape = reduction, tuple(target.shape) if x.ndim <= 1 else (len(picked),)
         return Tensor._from_array(_reduce(losses.reshape(ctx.loss_shape), reduction), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        (slope,) = ctx.saved_tensors
+        slope, x = ctx.saved_tensors
         g = _unreduce(grad, ctx.reduction, ctx.loss_shape)
         g = g.reshape(-1, 1) if slope.ndim == 2 else g.reshape([1] * slope.ndim)
-        return slope * g, None, None, None, None, None
+        (grad_x,) = first_order_only("multi_margin_loss", (slope * g,), x, grad)  # torch has no double backward here
+        return grad_x, None, None, None, None, None
 
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002

@@ -121,15 +121,15 @@ class Prelu(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, weight: Tensor) -> Tensor:
-        w = _per_channel(weight, x)
-        ctx.save_for_backward(x, w)
+        ctx.save_for_backward(x, weight)
         ctx.weight_shape = tuple(weight.shape)
         a = x._data
-        return _result(np.where(a > 0, a, a * w._data), x)
+        return _result(np.where(a > 0, a, a * _per_channel(weight, x)._data), x)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        x, w = ctx.saved_tensors
+        x, weight = ctx.saved_tensors
+        w = _per_channel(weight, x)  # reshaped here, in the graph, so that d(grad_x)/dw exists
         grad_x = where(x > 0, grad, grad * w) if ctx.needs_input_grad[0] else None
         grad_w = None
         if ctx.needs_input_grad[1]:
@@ -171,6 +171,8 @@ class Hardsigmoid(Function):
 
     torch's kernel writes the slope as the float literal 1.0f / 6.0f, so even a float64 gradient
     is multiplied by 1/6 rounded to float32 (a 3e-8 relative difference we keep, to match).
+    Deliberate difference: torch cannot differentiate this backward again (its
+    ``hardsigmoid_backward`` has no derivative); here it is tensor ops, so double backward works.
     """
 
     backward_name = "HardsigmoidBackward0"
