@@ -271,3 +271,65 @@ def test_cosine_schedule_reaches_eta_min_at_t_max():
         opt.step()
         scheduler.step()
     assert [math.isclose(a, 0.001) for a in scheduler.get_last_lr()] == [True, True]
+
+
+# --- more schedules and combinations ------------------------------------------------------------------
+MORE_SCHEDULES = {
+    "PolynomialLR": lambda s, o: s.PolynomialLR(o, total_iters=10, power=0.9),
+    "PolynomialLR-linear": lambda s, o: s.PolynomialLR(o, total_iters=4),
+    "CosineAnnealingWarmRestarts": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=4, eta_min=0.001),
+    "CosineAnnealingWarmRestarts-Tmult": lambda s, o: s.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2),
+    "SequentialLR-warmup-cosine": lambda s, o: s.SequentialLR(
+        o, [s.LinearLR(o, start_factor=0.1, total_iters=5), s.CosineAnnealingLR(o, T_max=10)], milestones=[5]
+    ),
+    "SequentialLR-three": lambda s, o: s.SequentialLR(
+        o, [s.ConstantLR(o, factor=0.5, total_iters=3), s.ExponentialLR(o, gamma=0.9), s.StepLR(o, step_size=2)], milestones=[4, 12]
+    ),
+    "ChainedScheduler": lambda s, o: s.ChainedScheduler([s.ConstantLR(o, factor=0.1, total_iters=6), s.ExponentialLR(o, gamma=0.9)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_SCHEDULES))
+def test_more_schedules_match_torch(name):
+    assert_same_schedule(MORE_SCHEDULES[name])
+
+
+def test_warm_restarts_with_fractional_epochs():
+    """Stepping once per batch: step(epoch + i / iters), as torch's docs show."""
+    lrs = {}
+    for lib in (torch, tl):
+        opt = make_optimizer(lib)
+        scheduler = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01)
+        lrs[lib] = []
+        for epoch in range(8):
+            for i in range(4):
+                opt.step()
+                scheduler.step(epoch + i / 4)
+                lrs[lib].append(scheduler.get_last_lr())
+        with pytest.raises(ValueError, match="non-negative epoch"):
+            scheduler.step(-1)
+    assert lrs[tl] == lrs[torch]
+
+
+def test_combined_schedulers_state_dict_and_checks():
+    states = {}
+    for lib in (torch, tl):
+        s = lib.optim.lr_scheduler
+        opt = make_optimizer(lib)
+        sequential = s.SequentialLR(opt, [s.ConstantLR(opt, total_iters=2), s.ExponentialLR(opt, gamma=0.5)], milestones=[2])
+        for _ in range(3):
+            opt.step()
+            sequential.step()
+        states[lib] = sequential.state_dict()
+        other = make_optimizer(lib)
+        for make in [
+            lambda: s.SequentialLR(opt, [s.StepLR(opt, 2)], milestones=[1]),
+            lambda: s.SequentialLR(opt, [], milestones=[]),
+            lambda: s.SequentialLR(opt, [s.StepLR(other, 2), s.StepLR(opt, 2)], milestones=[1]),
+            lambda: s.ChainedScheduler([s.ReduceLROnPlateau(opt)]),
+        ]:
+            with pytest.raises(ValueError):
+                make()
+    assert sorted(states[tl]) == sorted(states[torch])
+    assert [sorted(inner) for inner in states[tl]["_schedulers"]] == [sorted(inner) for inner in states[torch]["_schedulers"]]
+    assert states[tl]["_last_lr"] == states[torch]["_last_lr"]

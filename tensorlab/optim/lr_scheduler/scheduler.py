@@ -1,0 +1,111 @@
+"""LRScheduler: the bookkeeping every learning-rate schedule shares (see the package docstring).
+
+Construction records each group's starting lr as ``initial_lr`` and takes step 0; ``step()``
+advances ``last_epoch``, asks the subclass for the new lrs (``get_lr``, or the closed form
+``_get_closed_form_lr`` when an epoch is given) and writes them into the param groups.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from ..optimizer import Optimizer
+
+__all__ = ["LRScheduler"]
+
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being "
+    "deprecated where possible. Please use `scheduler.step()` to step the "
+    "scheduler. During the deprecation, if epoch is different from None, the "
+    "closed form is used instead of the new chainable form, where available. "
+    "Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
+
+
+def _group_lrs(optimizer: Optimizer) -> list[float]:
+    return [group["lr"] for group in optimizer.param_groups]
+
+
+class LRScheduler:
+    """The bookkeeping every schedule shares; a subclass defines ``get_lr`` (the chainable rule)
+    and, where one exists, ``_get_closed_form_lr`` (the lr as a function of the epoch alone)."""
+
+    _get_lr_called_within_step: bool = False
+    _is_initial: bool = False
+
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", group["lr"])
+        else:
+            for i, group in enumerate(optimizer.param_groups):
+                if "initial_lr" not in group:
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with last_epoch >= 0.\n"
+                        "This typically happens when:\n"
+                        "1. You're trying to resume training from a checkpoint but haven't properly loaded the optimizer state\n"
+                        "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
+                    )
+        self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
+        self.last_epoch = last_epoch
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """Step 0, taken by the constructor: the groups get the schedule's first lr."""
+        self._step_count = 0
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything the scheduler holds except the optimizer (which has its own state_dict)."""
+        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update(state_dict)
+
+    def get_last_lr(self) -> list[float]:
+        """The lr of each group as the last ``step()`` set it."""
+        return self._last_lr
+
+    def get_lr(self) -> list[float]:
+        raise NotImplementedError
+
+    def _warn_if_called_outside_step(self) -> None:
+        if not self._get_lr_called_within_step:
+            warnings.warn(
+                "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                UserWarning,
+                stacklevel=3,
+            )
+
+    def step(self, epoch: int | None = None) -> None:
+        """Advance one epoch (or jump to ``epoch``, deprecated) and write the new lrs into the groups."""
+        self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Move to the next epoch (or to ``epoch``, by the closed form) and write the lrs into the groups."""
+        self._get_lr_called_within_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                closed_form = getattr(self, "_get_closed_form_lr", None)
+                values = closed_form() if closed_form is not None else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
+            group["lr"] = lr
+        self._last_lr = _group_lrs(self.optimizer)
