@@ -323,13 +323,13 @@ def test_combined_schedulers_state_dict_and_checks():
         states[lib] = sequential.state_dict()
         other = make_optimizer(lib)
         for make in [
-            lambda: s.SequentialLR(opt, [s.StepLR(opt, 2)], milestones=[1]),
-            lambda: s.SequentialLR(opt, [], milestones=[]),
-            lambda: s.SequentialLR(opt, [s.StepLR(other, 2), s.StepLR(opt, 2)], milestones=[1]),
-            lambda: s.ChainedScheduler([s.ReduceLROnPlateau(opt)]),
+            lambda s, opt, other: s.SequentialLR(opt, [s.StepLR(opt, 2)], milestones=[1]),
+            lambda s, opt, other: s.SequentialLR(opt, [], milestones=[]),
+            lambda s, opt, other: s.SequentialLR(opt, [s.StepLR(other, 2), s.StepLR(opt, 2)], milestones=[1]),
+            lambda s, opt, other: s.ChainedScheduler([s.ReduceLROnPlateau(opt)]),
         ]:
             with pytest.raises(ValueError):
-                make()
+                make(s, opt, other)
     assert sorted(states[tl]) == sorted(states[torch])
     assert [sorted(inner) for inner in states[tl]["_schedulers"]] == [sorted(inner) for inner in states[torch]["_schedulers"]]
     assert states[tl]["_last_lr"] == states[torch]["_last_lr"]

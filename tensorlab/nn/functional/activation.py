@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ..._dtype import float16
 from ..._tensor import Tensor, require_tensors
 from ...autograd.function import Function, FunctionCtx
 from ...ops import unary_math
@@ -71,7 +72,7 @@ class Gelu(Function):
     def forward(ctx: FunctionCtx, x: Tensor, approximate: str) -> Tensor:
         ctx.save_for_backward(x)
         ctx.approximate = approximate
-        a = x._data
+        a = x._data.astype(np.float32) if x.dtype is float16 else x._data  # torch computes half in float32
         if approximate == "tanh":
             inner = math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)
             return Tensor._from_array(0.5 * a * (1 + np.tanh(inner)), x.dtype)
@@ -80,6 +81,9 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
+        half = x.dtype is float16
+        if half:  # x^3 overflows float16 from x = 40 on: compute the slope in float32, as torch
+            x = x.float()
         if ctx.approximate == "tanh":
             k = math.sqrt(2 / math.pi)
             t = (k * (x + 0.044715 * x * x * x)).tanh()
@@ -87,7 +91,7 @@ class Gelu(Function):
         else:
             cdf = 0.5 * (1 + Erf.apply(x / math.sqrt(2)))
             slope = cdf + x * (-0.5 * x * x).exp() / math.sqrt(2 * math.pi)
-        return grad * slope, None
+        return grad * (slope.to(float16) if half else slope), None
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002

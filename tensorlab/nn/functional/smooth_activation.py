@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._dtype import float16
 from ..._tensor import Tensor, require_tensors
 from ...autograd.function import Function, FunctionCtx
 from ...ops.comparison import where
@@ -34,6 +35,12 @@ def require_float(function: str, kernel: str, x: object) -> None:
         raise _not_implemented_for(kernel, x.dtype)
 
 
+def _opmath(x: Tensor) -> np.ndarray:
+    """The values to compute with: float16 in float32, as torch's CPU kernels do (exp(12) already
+    overflows float16), rounded back to float16 by ``_result``."""
+    return x._data.astype(np.float32) if x.dtype.numpy == np.float16 else x._data
+
+
 def _result(values: np.ndarray, like: Tensor) -> Tensor:
     return Tensor._from_array(np.asarray(values, dtype=like.dtype.numpy), like.dtype)
 
@@ -52,7 +59,7 @@ class Softplus(Function):
     def forward(ctx: FunctionCtx, x: Tensor, beta: float, threshold: float) -> Tensor:
         ctx.save_for_backward(x)
         ctx.beta, ctx.threshold = beta, threshold
-        a = x._data
+        a = _opmath(x)
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             scaled = a * beta
             return _result(np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta), x)
@@ -60,11 +67,11 @@ class Softplus(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        scaled = x * ctx.beta
+        scaled = (x.float() if x.dtype is float16 else x) * ctx.beta  # float16: in float32, as torch
         linear = scaled > ctx.threshold
         with np.errstate(over="ignore", invalid="ignore"):  # torch's inf / inf = nan, silently
             z = where(linear, 0.0, scaled).exp()  # exp only where the curve is used
-            return grad * where(linear, 1.0, z / (z + 1)), None, None
+            return grad * where(linear, 1.0, z / (z + 1)).to(x.dtype), None, None
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002 - torch's name
@@ -87,7 +94,7 @@ class Elu(Function):
     def forward(ctx: FunctionCtx, x: Tensor, alpha: float, scale: float, input_scale: float) -> Tensor:
         ctx.save_for_backward(x)
         ctx.coefficients = alpha, scale, input_scale
-        a = x._data
+        a = _opmath(x)
         negative = alpha * scale * np.expm1(np.minimum(a, 0) * input_scale)
         return _result(np.where(a > 0, a * scale, negative), x)
 
@@ -166,7 +173,8 @@ class Silu(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _result(x._data * _stable_sigmoid(x._data), x)
+        a = _opmath(x)
+        return _result(a * _stable_sigmoid(a), x)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
@@ -192,7 +200,7 @@ class Mish(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        a = x._data
+        a = _opmath(x)
         with np.errstate(over="ignore"):
             return _result(a * np.tanh(np.log1p(np.exp(a))), x)
 
@@ -219,7 +227,7 @@ class LogSigmoid(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        a = x._data
+        a = _opmath(x)
         return _result(np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), x)
 
     @staticmethod
