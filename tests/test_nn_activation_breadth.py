@@ -282,3 +282,87 @@ def test_prelu_second_order_gradients_match_torch():
 
 def randn_like_channels() -> np.ndarray:
     return np.random.default_rng(4).standard_normal((2, 3, 2)) + 0.05
+
+
+# --- threshold, shrinking, softmin, glu, rrelu -----------------------------------------------------------
+SHRINK_EDGES = np.array([-3.0, -0.5, -0.49, -0.2, 0.0, 0.2, 0.5, 0.51, 1.0, 20.0])
+MORE_CASES = [
+    ("threshold", {"threshold": 0.2, "value": 9.0}),
+    ("threshold", {"threshold": -0.5, "value": -1.0}),
+    ("hardshrink", {}),
+    ("hardshrink", {"lambd": 0.2}),
+    ("hardshrink", {"lambd": -1.0}),
+    ("softshrink", {}),
+    ("softshrink", {"lambd": 0.0}),
+    ("tanhshrink", {}),
+    ("rrelu", {}),
+    ("rrelu", {"lower": 0.1, "upper": 0.5}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "options"), MORE_CASES, ids=[f"{n}-{o}" for n, o in MORE_CASES])
+def test_more_activations_match_torch(name, options, dtype):
+    check_op(lambda lib, x: getattr(F(lib), name)(x, **options), SHRINK_EDGES.astype(dtype))
+
+
+def test_threshold_and_shrink_dtypes_and_errors():
+    check_op(lambda lib, x: F(lib).threshold(x, 1.5, 5.5), np.array([-2, 0, 1, 2, 3]))
+    check_op(lambda lib, x: F(lib).threshold(x, 0, 1), np.array([True, False]))
+    check_op(lambda lib, x: F(lib).threshold_(x * 1, 0.1, 20.0), randn_like_channels())
+    check_op(lambda lib, x: F(lib).threshold(x * 1, 0.1, 20.0, inplace=True), randn_like_channels())
+    check_op(lambda lib, x: F(lib).hardshrink(x), np.array([1, 2]))
+    check_op(lambda lib, x: F(lib).softshrink(x), np.array([1, 2]))
+    for dtype in ["float32", "float64"]:
+        check_op(lambda lib, x: F(lib).softshrink(x, -1.0), np.ones(2, dtype=dtype), same_message=True)
+    check_op(lambda lib, x: F(lib).tanhshrink(x), np.array([-2, 0, 3]))
+    check_op(lambda lib, x: F(lib).relu_(x * 1), randn_like_channels())
+
+
+@pytest.mark.parametrize("dim", [-1, 0, 1, 2])
+def test_glu_matches_torch(dim):
+    x = np.random.default_rng(5).standard_normal((2, 4, 6)) * 3
+    check_op(lambda lib, x: F(lib).glu(x, dim), x)
+
+
+@pytest.mark.parametrize(
+    "x", [np.ones((2, 3)), np.array(1.0), np.ones((2, 4), dtype="int64")], ids=["odd", "scalar", "integer"]
+)
+def test_glu_errors(x):
+    check_op(lambda lib, x: F(lib).glu(x), x)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1, None])
+def test_softmin_matches_torch(dim):
+    check_op(lambda lib, x: F(lib).softmin(x, dim), np.random.default_rng(6).standard_normal((3, 4)) * 5)
+    check_op(lambda lib, x: F(lib).softmin(x, dim, dtype=lib.float64), np.random.default_rng(6).standard_normal((3, 4)).astype("float32"))
+
+
+def test_rrelu_training_draws_slopes_between_lower_and_upper():
+    """The random slopes cannot equal torch's (other generator): check what they must satisfy."""
+    tl.manual_seed(0)
+    x = tl.tensor(-np.linspace(0.1, 2.0, 200), requires_grad=True)
+    y = F(tl).rrelu(x, 0.1, 0.3, training=True)
+    slopes = (y / x).detach().numpy()
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.02
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), slopes)
+    assert y.grad_fn.name() == torch.nn.functional.rrelu(torch.tensor([-1.0], requires_grad=True), training=True).grad_fn.name()
+    positive = F(tl).rrelu(tl.tensor([0.5, 2.0]), training=True)
+    np.testing.assert_array_equal(positive.numpy(), [0.5, 2.0])
+
+
+MORE_MODULES = [
+    ("Threshold", {"threshold": 0.1, "value": 20.0}), ("Threshold", {"threshold": 0.1, "value": 20.0, "inplace": True}),
+    ("Hardshrink", {}), ("Softshrink", {"lambd": 0.3}), ("Tanhshrink", {}), ("Softmin", {"dim": 1}), ("GLU", {"dim": 1}),
+    ("RReLU", {"lower": 0.1, "upper": 0.3}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), MORE_MODULES, ids=[f"{n}-{o}" for n, o in MORE_MODULES])
+def test_more_modules_match_torch(name, options):
+    module_t, module_m = getattr(torch.nn, name)(**options), getattr(tl.nn, name)(**options)
+    module_t.eval()
+    module_m.eval()  # RReLU: the mean slope, which both libraries agree on
+    assert repr(module_m) == repr(module_t)
+    check_op(lambda lib, x: (module_t if lib is torch else module_m)(x * 1), np.random.default_rng(2).standard_normal((2, 4, 3)))

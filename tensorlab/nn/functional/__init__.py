@@ -11,6 +11,8 @@ from .activation import *  # noqa: F403
 from .activation import __all__ as _activation
 from .conv import *  # noqa: F403
 from .conv import __all__ as _conv
+from .distance import *  # noqa: F403
+from .distance import __all__ as _distance
 from .dropout import *  # noqa: F403
 from .dropout import __all__ as _dropout
 from .likelihood_loss import *  # noqa: F403
@@ -35,4 +37,4 @@ from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
 
 __all__ = [*_activation, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
-__all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss]  # issue 18
+__all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss, *_distance]  # issue 18

@@ -29,12 +29,13 @@ from ...ops.arithmetic import minimum
 from ...ops.broadcasting import broadcast_pair
 from ...ops.comparison import where
 from ...ops.windows import first_order_only
+from .distance import pairwise_distance
 from .loss import _reduce, _reduction, _unreduce
 from .smooth_activation import logsigmoid
 
 __all__ = [
     "cosine_embedding_loss", "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
-    "multilabel_soft_margin_loss", "pairwise_distance", "soft_margin_loss", "triplet_margin_loss",
+    "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss",
 ]
 
 
@@ -214,12 +215,6 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     similar = where(target == 1, 1 - cos, 0.0)
     dissimilar = where(target == -1, (cos - margin).clamp(min=0), 0.0)
     return _reduced(similar + dissimilar, reduction)
-
-
-def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
-    """|x1 - x2 + eps|_p over the last dim; ``eps`` keeps the norm's gradient finite at x1 == x2."""
-    last = max(x1.ndim, x2.ndim) - 1
-    return (x1 - x2 + eps).norm(p, dim=last, keepdim=keepdim)
 
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:

@@ -1,4 +1,5 @@
-"""Piecewise-linear activations: hardtanh, relu6, leaky_relu, prelu, hardsigmoid, hardswish.
+"""Piecewise-linear activations: hardtanh, relu6, leaky_relu, prelu, rrelu, hardsigmoid, hardswish,
+threshold, hardshrink, softshrink.
 
 Straight pieces joined at kinks: cheap to compute, and the gradient is a constant per piece. At a
 kink torch picks one side, and so does each backward here (the comparisons are strict or not,
@@ -12,16 +13,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..._dtype import bool_
+from ..._random import rand
 from ..._tensor import Tensor, require_tensors
 from ...autograd.function import Function, FunctionCtx
 from ...ops.broadcasting import sum_to_shape
 from ...ops.comparison import where
 from ...ops.inplace import inplace as write_into
+from ...ops.promotion import _not_implemented_for
 from .smooth_activation import _result, require_float
 
 ONE_SIXTH_AS_FLOAT32 = float(np.float32(1.0) / np.float32(6.0))
 
-__all__ = ["hardsigmoid", "hardswish", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "prelu", "relu6"]
+__all__ = [
+    "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "prelu", "relu6",
+    "rrelu", "rrelu_", "softshrink", "threshold", "threshold_",
+]
 
 
 # --- hardtanh and relu6 ---------------------------------------------------------------------
@@ -214,3 +220,126 @@ class Hardswish(Function):
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     require_float("hardswish", "hardswish_cpu", input)
     return write_into(Hardswish.apply, input) if inplace else Hardswish.apply(input)
+
+
+# --- randomised leaky relu ------------------------------------------------------------------------
+class RreluWithNoise(Function):
+    """leaky_relu whose negative slope is drawn per element from U(lower, upper) in training
+    (a regulariser), and is the mean (lower + upper) / 2 in evaluation. d/dx = 1 or the slope used."""
+
+    backward_name = "RreluWithNoiseBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, slopes: Tensor) -> Tensor:
+        ctx.save_for_backward(slopes)
+        a = x._data
+        return _result(a * slopes._data, x)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        (slopes,) = ctx.saved_tensors
+        return grad * slopes, None
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False) -> Tensor:  # noqa: A002
+    """In training the random slopes come from tensorlab's generator: same distribution as torch,
+    not the same numbers (the two generators differ)."""
+    require_float("rrelu", "leaky_relu_cpu", input)
+    positive = input._data > 0
+    if training:
+        noise = rand(*input.shape, dtype=input.dtype)._data * (upper - lower) + lower
+    else:
+        noise = np.full(input.shape, (lower + upper) / 2, dtype=input.dtype.numpy)
+    slopes = Tensor._from_array(np.where(positive, 1, noise), input.dtype)
+    return write_into(RreluWithNoise.apply, input, slopes) if inplace else RreluWithNoise.apply(input, slopes)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:  # noqa: A002
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+# --- threshold and shrinking ------------------------------------------------------------------------
+class Threshold(Function):
+    """x where x > threshold, else value. d/dx = 1 where x > threshold, else 0 (relu is threshold(x, 0, 0))."""
+
+    backward_name = "ThresholdBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, threshold: float, value: float) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.threshold = threshold
+        return _result(np.where(x._data > threshold, x._data, value), x)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return where(x > ctx.threshold, grad, 0.0), None, None
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Integer tensors take integer bounds (truncated), as in torch."""
+    return _threshold(input, threshold, value, inplace)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    return _threshold(input, threshold, value, inplace=True)
+
+
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool) -> Tensor:  # noqa: A002
+    if not isinstance(input, Tensor):
+        require_tensors("threshold", ("input", input))
+    if input.dtype is bool_:
+        raise _not_implemented_for("threshold_cpu", input.dtype)
+    if not input.dtype.is_floating_point:
+        threshold, value = int(threshold), int(value)
+    return write_into(Threshold.apply, input, threshold, value) if inplace else Threshold.apply(input, threshold, value)
+
+
+class Hardshrink(Function):
+    """x where |x| > lambd, else 0: small values are set to 0. d/dx = 1 outside [-lambd, lambd]."""
+
+    backward_name = "HardshrinkBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, lambd: float) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        a = x._data
+        return _result(np.where((a >= -lambd) & (a <= lambd), 0, a), x)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return where((x < -ctx.lambd) | (x > ctx.lambd), grad, 0.0), None
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    require_float("hardshrink", "hardshrink_cpu", input)
+    return Hardshrink.apply(input, lambd)
+
+
+class Softshrink(Function):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between: every value moves lambd towards 0
+    (the proximal step of an L1 penalty). d/dx = 1 outside [-lambd, lambd]."""
+
+    backward_name = "SoftshrinkBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, lambd: float) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        a = x._data
+        return _result(np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, 0)), x)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return where((x < -ctx.lambd) | (x > ctx.lambd), grad, 0.0), None
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    require_float("softshrink", "softshrink_check", input)
+    if lambd < 0:
+        largest = float(np.finfo(input.dtype.numpy).max)
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {input.dtype.scalar_type}, but found {lambd:g}")
+    return Softshrink.apply(input, lambd)

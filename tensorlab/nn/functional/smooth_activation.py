@@ -1,4 +1,4 @@
-"""Smooth activations: softplus, elu, selu, celu, silu, mish, logsigmoid, softsign.
+"""Smooth activations: softplus, elu, selu, celu, silu, mish, logsigmoid, softsign, tanhshrink.
 
 Each curve bends smoothly from a small (or zero) output for negative inputs to the identity for
 positive ones, which is why they are used in place of relu. Each is one ``Function`` with the
@@ -20,7 +20,7 @@ from ...ops.inplace import inplace as write_into
 from ...ops.promotion import _not_implemented_for
 from ...ops.unary_math import _stable_sigmoid
 
-__all__ = ["celu", "celu_", "elu", "elu_", "logsigmoid", "mish", "selu", "selu_", "silu", "softplus", "softsign"]
+__all__ = ["celu", "celu_", "elu", "elu_", "logsigmoid", "mish", "selu", "selu_", "silu", "softplus", "softsign", "tanhshrink"]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -245,3 +245,8 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
     """x / (|x| + 1): a composite of tensor ops in torch too, so autograd derives the gradient
     (and a list fails as in torch, with AttributeError: a list has no ``abs``)."""
     return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
+    """x - tanh(x): near 0 for small x, x - 1 for large x (a composite op, as in torch)."""
+    return input - input.tanh()

@@ -4,7 +4,9 @@ from .activation import (
     CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -15,16 +17,21 @@ from .activation import (
     PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanh,
+    Tanhshrink,
+    Threshold,
 )
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
-from .distance import PairwiseDistance
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
@@ -65,4 +72,5 @@ __all__ += [  # issue 18
     "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
     "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PairwiseDistance", "PoissonNLLLoss",
     "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
+    "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
 ]

@@ -1,4 +1,4 @@
-"""PairwiseDistance: the p-norm distance between matching rows of two batches."""
+"""PairwiseDistance and CosineSimilarity: compare matching vectors of two batches."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["PairwiseDistance"]
+__all__ = ["CosineSimilarity", "PairwiseDistance"]
 
 
 class PairwiseDistance(Module):
@@ -20,3 +20,15 @@ class PairwiseDistance(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CosineSimilarity(Module):
+    """cos of the angle between x1 and x2 along ``dim`` (norms clamped at ``eps``)."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
