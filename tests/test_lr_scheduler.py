@@ -333,3 +333,57 @@ def test_combined_schedulers_state_dict_and_checks():
     assert sorted(states[tl]) == sorted(states[torch])
     assert [sorted(inner) for inner in states[tl]["_schedulers"]] == [sorted(inner) for inner in states[torch]["_schedulers"]]
     assert states[tl]["_last_lr"] == states[torch]["_last_lr"]
+
+
+# --- CyclicLR ------------------------------------------------------------------------------------------
+CYCLIC = {
+    "triangular": lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=4),
+    "triangular2-asymmetric": lambda s, o: s.CyclicLR(o, base_lr=[0.01, 0.02], max_lr=0.1, step_size_up=3, step_size_down=5, mode="triangular2"),
+    "exp_range": lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=2, mode="exp_range", gamma=0.9),
+    "scale_fn": lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=3, scale_fn=lambda x: 1 / (x + 1), scale_mode="iterations"),
+    "no-momentum": lambda s, o: s.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=3, cycle_momentum=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CYCLIC))
+def test_cyclic_lr_matches_torch(name):
+    assert_same_schedule(CYCLIC[name], momentum=0.9)
+
+
+def test_cyclic_lr_moves_adams_beta1_and_checks_options():
+    assert_same_schedule(lambda s, o: s.CyclicLR(o, base_lr=0.001, max_lr=0.01, step_size_up=5), optimizer="Adam")
+    for lib in (torch, tl):
+        with pytest.raises(ValueError, match="mode is invalid"):
+            lib.optim.lr_scheduler.CyclicLR(make_optimizer(lib, momentum=0.9), 0.01, 0.1, mode="sine")
+        with pytest.raises(ValueError, match="must support momentum"):
+            lib.optim.lr_scheduler.CyclicLR(make_optimizer(lib, "Adagrad"), 0.01, 0.1)
+
+
+# --- the order of optimizer.step() and scheduler.step() --------------------------------------------------------
+def test_scheduler_step_before_optimizer_step_warns_as_torch():
+    messages = {}
+    for lib in (torch, tl):
+        opt = make_optimizer(lib)
+        scheduler = lib.optim.lr_scheduler.StepLR(opt, step_size=2)
+        with pytest.warns(UserWarning) as record:
+            scheduler.step()  # the mistake: the schedule's first value is skipped
+        messages[lib] = [str(w.message) for w in record]
+        opt = make_optimizer(lib)
+        scheduler = lib.optim.lr_scheduler.StepLR(opt, step_size=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            opt.step()
+            scheduler.step()
+    assert messages[tl] == messages[torch]
+
+
+def test_replacing_optimizer_step_after_the_scheduler_warns_as_torch():
+    messages = {}
+    for lib in (torch, tl):
+        opt = make_optimizer(lib)
+        scheduler = lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+        opt.step = lambda: None
+        with pytest.warns(UserWarning) as record:
+            scheduler.step()
+        messages[lib] = [str(w.message) for w in record]
+    assert messages[tl] == messages[torch]

@@ -10,13 +10,13 @@ compose), which also means their floating-point rounding is torch's, step for st
 ``SequentialLR`` and ``ChainedScheduler`` combine other schedulers.
 
 Modules: ``scheduler`` (the shared bookkeeping), ``epoch_schedules`` (functions of the epoch),
-``one_cycle``, ``plateau``, ``combined``.
+``cyclic`` (per-batch cycles), ``plateau``, ``combined``.
 
-Left out: the warning torch gives when ``scheduler.step()`` comes before ``optimizer.step()``
-(torch wraps the optimizer's ``step`` to notice it), and tensors as learning rates.
+Left out: tensors as learning rates.
 """
 
 from .combined import ChainedScheduler, SequentialLR
+from .cyclic import CyclicLR, OneCycleLR
 from .epoch_schedules import (
     ConstantLR,
     CosineAnnealingLR,
@@ -29,12 +29,11 @@ from .epoch_schedules import (
     PolynomialLR,
     StepLR,
 )
-from .one_cycle import OneCycleLR
 from .plateau import ReduceLROnPlateau
 from .scheduler import LRScheduler
 
 __all__ = [
-    "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
+    "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CyclicLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
     "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau",
     "SequentialLR", "StepLR",
 ]

@@ -1,13 +1,17 @@
 """LRScheduler: the bookkeeping every learning-rate schedule shares (see the package docstring).
 
-Construction records each group's starting lr as ``initial_lr`` and takes step 0; ``step()``
+Construction records each group's starting lr as ``initial_lr``, wraps ``optimizer.step`` to
+notice whether it runs before the scheduler's first ``step()`` (torch's warning), and takes
+step 0; ``step()``
 advances ``last_epoch``, asks the subclass for the new lrs (``get_lr``, or the closed form
 ``_get_closed_form_lr`` when an epoch is given) and writes them into the param groups.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
+import weakref
 from typing import Any
 
 from ..optimizer import Optimizer
@@ -26,6 +30,26 @@ EPOCH_DEPRECATION_WARNING = (
 
 def _group_lrs(optimizer: Optimizer) -> list[float]:
     return [group["lr"] for group in optimizer.param_groups]
+
+
+def _track_optimizer_steps(optimizer: Optimizer) -> None:
+    """Wrap ``optimizer.step`` so that it records having run (``_opt_called``): the scheduler's
+    first ``step()`` warns when it comes first, the classic mistake that skips the schedule's
+    first value. The wrapper holds the optimizer weakly, as torch's does (no reference cycle)."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    step_function = type(optimizer).step
+    optimizer_ref = weakref.ref(optimizer)
+
+    @functools.wraps(step_function)
+    def step(*args: Any, **kwargs: Any) -> Any:
+        tracked = optimizer_ref()
+        assert tracked is not None, "the optimizer is gone"
+        tracked._opt_called = True  # type: ignore[attr-defined]
+        return step_function(tracked, *args, **kwargs)
+
+    step._wrapped_by_lr_sched = True  # type: ignore[attr-defined]
+    optimizer.step = step  # type: ignore[method-assign]
 
 
 class LRScheduler:
@@ -53,6 +77,7 @@ class LRScheduler:
                     )
         self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _track_optimizer_steps(optimizer)
         self._initial_step()
 
     def _initial_step(self) -> None:
@@ -88,6 +113,27 @@ class LRScheduler:
 
     def step(self, epoch: int | None = None) -> None:
         """Advance one epoch (or jump to ``epoch``, deprecated) and write the new lrs into the groups."""
+        if self._step_count == 1:  # the first step after construction: was the optimizer stepped first?
+            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+                warnings.warn(
+                    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                    "initialization. Please, make sure to call `optimizer.step()` before "
+                    "`lr_scheduler.step()`. See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            elif not getattr(self.optimizer, "_opt_called", False):
+                warnings.warn(
+                    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
+                    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+                    "will result in PyTorch skipping the first value of the learning rate schedule. "
+                    "See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                    UserWarning,
+                    stacklevel=2,
+                )
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)

@@ -1,14 +1,34 @@
-"""OneCycleLR: the 1cycle policy, stepped once per batch (see the class docstring)."""
+"""Cyclical schedules, stepped once per *batch*: CyclicLR and OneCycleLR.
+
+Both move the lr between a low and a high value and, when the optimizer has one, move the
+momentum (SGD's ``momentum`` or Adam's beta1) the opposite way: high lr with low momentum.
+"""
 
 from __future__ import annotations
 
 import math
+import types
+from collections.abc import Callable
 from typing import Any
 
 from ..optimizer import Optimizer
 from .scheduler import LRScheduler
 
-__all__ = ["OneCycleLR"]
+__all__ = ["CyclicLR", "OneCycleLR"]
+
+
+def _set_momentum(group: dict[str, Any], use_beta1: bool, momentum: float) -> None:
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
+def _momentum_key_of(optimizer: Optimizer) -> bool:
+    """Whether the optimizer's momentum is Adam's beta1 (True) or SGD's momentum (False)."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+    return "betas" in optimizer.defaults
 
 
 class OneCycleLR(LRScheduler):
@@ -53,17 +73,12 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
-            self.use_beta1 = "betas" in optimizer.defaults
+            self.use_beta1 = _momentum_key_of(optimizer)
             max_momentums = _per_group("max_momentum", optimizer, max_momentum)
             base_momentums = _per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
                 for top, bottom, group in zip(max_momentums, base_momentums, optimizer.param_groups, strict=True):
-                    if self.use_beta1:
-                        group["betas"] = (top, *group["betas"][1:])
-                    else:
-                        group["momentum"] = top
+                    _set_momentum(group, self.use_beta1, top)
                     group["max_momentum"] = top
                     group["base_momentum"] = bottom
         super().__init__(optimizer, last_epoch)
@@ -105,10 +120,7 @@ class OneCycleLR(LRScheduler):
                 start_step = end_step
             lrs.append(lr)
             if momentum is not None:
-                if self.use_beta1:
-                    group["betas"] = (momentum, *group["betas"][1:])
-                else:
-                    group["momentum"] = momentum
+                _set_momentum(group, self.use_beta1, momentum)
         return lrs
 
 
@@ -122,3 +134,94 @@ def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
             )
         return list(value)
     return [value] * len(optimizer.param_groups)
+
+
+class CyclicLR(LRScheduler):
+    """The lr goes up from ``base_lr`` to ``max_lr`` in ``step_size_up`` batches and back down in
+    ``step_size_down``, again and again (a triangle wave). ``mode`` scales the height of each
+    cycle: 'triangular' keeps it, 'triangular2' halves it every cycle, 'exp_range' multiplies it
+    by gamma ** batch; or give your own ``scale_fn``.
+    """
+
+    def __init__(
+        self, optimizer: Optimizer, base_lr: float | list[float], max_lr: float | list[float], step_size_up: int = 2000,
+        step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
+        scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle", cycle_momentum: bool = True,
+        base_momentum: float | list[float] = 0.8, max_momentum: float | list[float] = 0.9, last_epoch: int = -1,
+    ) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self.use_beta1 = _momentum_key_of(optimizer)
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for top, bottom, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups, strict=True):
+                    _set_momentum(group, self.use_beta1, top)
+                    group["max_momentum"] = top
+                    group["base_momentum"] = bottom
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self) -> None:
+        if self._scale_fn_custom is not None:
+            return
+        if self.mode in ("triangular", "triangular2"):
+            self.scale_mode = "cycle"
+        elif self.mode == "exp_range":
+            self.scale_mode = "iterations"
+
+    def scale_fn(self, x: float) -> float:
+        """How much of the cycle's height is used: per cycle number, or per batch ('iterations')."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma**x
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_called_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle  # where in the cycle, 0..1
+        scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle) if self.scale_mode == "cycle" else self.scale_fn(self.last_epoch)
+        lrs = [base_lr + (max_lr - base_lr) * scale_factor * scale for base_lr, max_lr in zip(self.base_lrs, self.max_lrs, strict=True)]
+        if self.cycle_momentum:
+            for group, base_momentum, max_momentum in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums, strict=True):
+                _set_momentum(group, self.use_beta1, max_momentum - (max_momentum - base_momentum) * scale_factor * scale)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        """A custom scale_fn is saved only as a callable object's attributes (as LambdaLR's lambdas)."""
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        saved = state_dict.pop("_scale_fn_custom")
+        super().load_state_dict(state_dict)
+        state_dict["_scale_fn_custom"] = saved
+        if saved is not None and self._scale_fn_custom is not None:
+            self._scale_fn_custom.__dict__.update(saved)
+        self._init_scale_fn()
