@@ -428,3 +428,69 @@ def test_soft_margin_second_order_and_multi_margin_refuses_it():
         (grad,) = lib.autograd.grad(F(lib).multi_margin_loss(x, lib.tensor([0, 3]), p=2), x, create_graph=True)
         with pytest.raises(RuntimeError):
             (grad * grad).sum().backward()
+
+
+# --- multilabel margin and triplet with any distance ------------------------------------------------------
+MULTILABEL_TARGET = np.array([[3, 0, -1, 1], [1, 2, 3, -1], [0, 1, 2, 3], [-1, 2, 0, 0]])  # a full row, an empty one
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_multilabel_margin_loss(reduction):
+    scores = randn(4, 4)
+    scores[0, 3] = scores[0, 2] + 1  # a margin met exactly: no push
+    check_op(lambda lib, x, y: F(lib).multilabel_margin_loss(x, y, reduction=reduction), scores, MULTILABEL_TARGET)
+    check_op(lambda lib, x, y: F(lib).multilabel_margin_loss(x, y, reduction=reduction), scores[1], MULTILABEL_TARGET[1])
+    check_op(lambda lib, x, y: F(lib).multilabel_margin_loss(x, y, reduction=reduction), np.array(0.5), np.array(0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(batch=st.integers(1, 3), classes=st.integers(1, 5), seed=st.integers(0, 2**16), reduction=st.sampled_from(REDUCTIONS))
+def test_multilabel_margin_loss_random(batch, classes, seed, reduction):
+    rng = np.random.default_rng(seed)
+    target = np.stack([np.concatenate([rng.permutation(classes)[: rng.integers(0, classes + 1)], [-1] * classes])[:classes] for _ in range(batch)])
+    check_op(lambda lib, x, y: F(lib).multilabel_margin_loss(x, y, reduction=reduction), randn(batch, classes, seed=seed), target)
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [(randn(2, 4), MULTILABEL_TARGET[:2, :3]), (randn(2, 4), MULTILABEL_TARGET[:2].astype("float64")),
+     (randn(2, 4), np.array([[5, 0, -1, 1], [1, 2, 3, -1]])), (randn(1, 2, 4), MULTILABEL_TARGET[:2].reshape(1, 2, 4))],
+    ids=["sizes", "float-target", "out-of-range", "3-d"],
+)
+def test_multilabel_margin_loss_errors(x, y):
+    check_op(lambda lib, x, y: F(lib).multilabel_margin_loss(x, y), x, y)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("distance", ["default", "cosine", "l1"])
+@pytest.mark.parametrize("swap", [False, True])
+def test_triplet_margin_with_distance_loss(distance, swap, reduction):
+    functions = {
+        "default": lambda lib: None,
+        "cosine": lambda lib: lambda a, b: 1 - F(lib).cosine_similarity(a, b),
+        "l1": lambda lib: lambda a, b: (a - b).abs().sum(-1),
+    }
+    check_op(
+        lambda lib, a, p, n: F(lib).triplet_margin_with_distance_loss(a, p, n, distance_function=functions[distance](lib), swap=swap, margin=0.5, reduction=reduction),
+        randn(4, 3), randn(4, 3, seed=1), randn(4, 3, seed=2),
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [{"margin": 0.0}, {"reduction": "avg"}], ids=["margin", "reduction"]
+)
+def test_triplet_margin_with_distance_loss_errors(options):
+    check_op(lambda lib, a, p, n: F(lib).triplet_margin_with_distance_loss(a, p, n, **options), randn(2, 3), randn(2, 3), randn(2, 3))
+    check_op(lambda lib, a, p, n: F(lib).triplet_margin_with_distance_loss(a, p, n), randn(2, 3), randn(2, 3), randn(3))
+
+
+def test_multilabel_and_distance_triplet_modules():
+    for name, options, inputs in [
+        ("MultiLabelMarginLoss", {}, (randn(4, 4), MULTILABEL_TARGET)),
+        ("TripletMarginWithDistanceLoss", {"margin": 0.5, "swap": True}, (randn(3, 4), randn(3, 4, seed=1), randn(3, 4, seed=2))),
+    ]:
+        module_t, module_m = getattr(torch.nn, name)(**options), getattr(tl.nn, name)(**options)
+        assert repr(module_m) == repr(module_t)
+        check_op(lambda lib, *xs, t=module_t, m=module_m: (t if lib is torch else m)(*xs), *inputs)
+    with pytest.raises(ValueError, match="expected margin to be greater than 0"):
+        tl.nn.TripletMarginWithDistanceLoss(margin=-1.0)

@@ -7,16 +7,20 @@
 - ``multi_margin_loss(x, y)``: the multi-class hinge (SVM) loss: every wrong class must score
   ``margin`` below the right one.
 - ``cosine_embedding_loss(x1, x2, y)``: 1 - cos for similar pairs, max(0, cos - margin) for dissimilar ones.
+- ``multilabel_margin_loss(x, y)``: the multi-label hinge loss: every listed class must score
+  1 above every class not listed.
 - ``triplet_margin_loss(a, p, n)``: the anchor must be closer to the positive than to the
-  negative by ``margin`` (distances from ``pairwise_distance``).
+  negative by ``margin`` (distances from ``pairwise_distance``, or any distance function with
+  ``triplet_margin_with_distance_loss``).
 
-Most are compositions of tensor ops in torch, so they are here too; soft_margin_loss and
-multi_margin_loss are torch kernels with their own backward, written out side by side below.
+Most are compositions of tensor ops in torch, so they are here too; soft_margin_loss,
+multi_margin_loss and multilabel_margin_loss are torch kernels with their own backward, written out side by side below.
 Once the margin is met the loss is flat: its gradient is exactly 0 there.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,7 +39,8 @@ from .smooth_activation import logsigmoid
 
 __all__ = [
     "cosine_embedding_loss", "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
-    "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 
@@ -190,6 +195,62 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return MultiMarginLoss.apply(input, target, p, margin, weight, reduction)
 
 
+class MultilabelMarginLoss(Function):
+    """loss_i = sum over listed classes j and unlisted classes k of max(0, 1 - (x[i, j] - x[i, k])) / C.
+
+    A row of ``target`` lists class indices up to its first -1. Each violated pair (j, k)
+    pushes x[i, j] up and x[i, k] down by 1 / C.
+    """
+
+    backward_name = "MultilabelMarginLossBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, target: Tensor, reduction: str) -> Tensor:
+        scores = x._data.reshape(-1, x._data.shape[-1] if x.ndim else 1)  # (N, C)
+        labels = target._data.reshape(scores.shape)
+        classes = scores.shape[1]
+        losses = np.zeros(len(scores), dtype=scores.dtype)
+        slope = np.zeros_like(scores)
+        for i, (row, listed) in enumerate(zip(scores, labels, strict=True)):
+            ends = np.flatnonzero(listed == -1)
+            listed = listed[: ends[0] if ends.size else classes]
+            unlisted = np.ones(classes, dtype=bool)
+            unlisted[listed] = False
+            margins = 1 - row[listed][:, None] + row[unlisted][None, :]  # (listed, unlisted)
+            violated = margins > 0
+            losses[i] = np.where(violated, margins, 0).sum() / classes
+            np.add.at(slope[i], listed, -violated.sum(axis=1) / classes)
+            slope[i, unlisted] += violated.sum(axis=0) / classes
+        ctx.save_for_backward(Tensor._from_array(slope.reshape(x.shape), x.dtype), x)
+        ctx.reduction, ctx.loss_shape = reduction, () if x.ndim <= 1 else (len(scores),)
+        return Tensor._from_array(_reduce(losses.reshape(ctx.loss_shape), reduction), x.dtype)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        slope, x = ctx.saved_tensors
+        g = _unreduce(grad, ctx.reduction, ctx.loss_shape)
+        g = g.reshape(-1, 1) if slope.ndim == 2 else g
+        (grad_x,) = first_order_only("multilabel_margin_loss", (slope * g,), x, grad)
+        return grad_x, None, None
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    reduction = _reduction(size_average, reduce, reduction)
+    if not ((input.ndim == 2 and input.shape[1] != 0) or (input.ndim == 1 and input.shape[0] != 0) or input.ndim == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(input.shape)}")
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if target.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_type}")
+    classes = input.shape[-1] if input.ndim else 1
+    for row in target._data.reshape(-1, classes):
+        ends = np.flatnonzero(row == -1)
+        listed = row[: ends[0] if ends.size else classes]
+        if listed.size and (listed.min() < 0 or listed.max() >= classes):
+            raise RuntimeError("argument #2 'target' is out of range")
+    return MultilabelMarginLoss.apply(input, target, reduction)
+
+
 # --- distances between embeddings -----------------------------------------------------------------
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1 (0 elsewhere).
@@ -231,4 +292,27 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     to_negative = pairwise_distance(anchor, negative, p, eps)
     if swap:
         to_negative = minimum(to_negative, pairwise_distance(positive, negative, p, eps))
+    return _reduced((margin + to_positive - to_negative).clamp(min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor, positive: Tensor, negative: Tensor, *, distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+    margin: float = 1.0, swap: bool = False, reduction: str = "mean",
+) -> Tensor:
+    """triplet_margin_loss with any distance (pairwise_distance when none is given), e.g.
+    ``lambda a, b: 1 - F.cosine_similarity(a, b)``."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, "
+            f"but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative {negative.ndim}D inputs"
+        )
+    distance = distance_function if distance_function is not None else pairwise_distance
+    to_positive = distance(anchor, positive)
+    to_negative = distance(anchor, negative)
+    if swap:
+        to_negative = minimum(to_negative, distance(positive, negative))
     return _reduced((margin + to_positive - to_negative).clamp(min=0), reduction)

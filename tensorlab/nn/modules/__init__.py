@@ -47,6 +47,7 @@ from .loss import (
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
     NLLLoss,
@@ -54,6 +55,7 @@ from .loss import (
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import LayerNorm
@@ -73,4 +75,5 @@ __all__ += [  # issue 18
     "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PairwiseDistance", "PoissonNLLLoss",
     "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
     "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
+    "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
