@@ -387,3 +387,14 @@ def test_replacing_optimizer_step_after_the_scheduler_warns_as_torch():
             scheduler.step()
         messages[lib] = [str(w.message) for w in record]
     assert messages[tl] == messages[torch]
+
+
+def test_a_custom_scheduler_subclass_as_old_course_code_writes_it():
+    def make_class(lib):
+        class HalvingLR(lib.optim.lr_scheduler._LRScheduler):
+            def get_lr(self):
+                return [base_lr * 0.5**self.last_epoch for base_lr in self.base_lrs]
+
+        return HalvingLR
+
+    assert_same_schedule(lambda s, o: make_class(torch if s is torch.optim.lr_scheduler else tl)(o), steps=6)

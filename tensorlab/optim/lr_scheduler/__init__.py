@@ -32,6 +32,8 @@ from .epoch_schedules import (
 from .plateau import ReduceLROnPlateau
 from .scheduler import LRScheduler
 
+_LRScheduler = LRScheduler  # torch's old name, still subclassed by older course code
+
 __all__ = [
     "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CyclicLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
     "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau",
