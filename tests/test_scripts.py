@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # eight fresh interpreters, four of them importing torch
+pytestmark = pytest.mark.slow  # ten fresh interpreters, five of them importing torch
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 ROOT = Path(__file__).resolve().parents[1]
 AS_TENSORLAB = """
 import importlib, runpy, sys
-for name in ("", ".nn", ".nn.functional", ".optim", ".cuda", ".accelerator", ".autograd", ".autograd.profiler", ".utils", ".utils.data"):
+for name in ("", ".nn", ".nn.functional", ".optim", ".optim.lr_scheduler", ".cuda", ".accelerator", ".autograd", ".autograd.profiler",
+             ".utils", ".utils.data"):
     sys.modules["torch" + name] = importlib.import_module("tensorlab" + name)
 runpy.run_path(sys.argv[1], run_name="__main__")
 """
@@ -43,7 +44,7 @@ def final_loss(output: str) -> float:
     return float(found.group(1))
 
 
-@pytest.mark.parametrize("script", ["tensor_basics.py", "autograd_basics.py"])
+@pytest.mark.parametrize("script", ["tensor_basics.py", "autograd_basics.py", "schedules_and_robust_losses.py"])
 def test_deterministic_script_prints_what_torch_prints(script: str) -> None:
     assert run(script, "tensorlab") == run(script, "torch")
 
