@@ -36,7 +36,8 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")
 # What a student's and the instructor's server need (the hub, JupyterLab, nbgrader's exchange
 # extensions), and what `tensorlab course` needs to run as the instructor (tensorlab itself comes
 # from a copy of this checkout on PYTHONPATH: the environment does not change with the code).
-REQUIREMENTS = ("jupyterhub>=5,<7", "jupyterlab>=4,<5", "nbgrader>=0.9.5", "numpy>=1.26", "tqdm>=4.66",
+REQUIREMENTS = ("jupyterhub>=5.3,<7",  # 5.3: the shared-password authenticator
+                "jupyterlab>=4,<5", "nbgrader>=0.9.5", "numpy>=1.26", "tqdm>=4.66",
                 "nbclient>=0.9", "nbformat>=5.9", "einops>=0.7", "psycopg2-binary>=2.9")
 CACHE = Path(os.environ.get("TENSORLAB_HUB_ENV_CACHE", "/var/cache/tensorlab-hub-env"))
 REPO = Path(__file__).resolve().parent.parent

@@ -19,6 +19,7 @@ import copy
 import csv
 import secrets
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -123,13 +124,17 @@ def test_a_course_on_a_real_jupyterhub() -> None:
             assert done.returncode == 0, done.stdout + done.stderr
             return done.stdout
 
-        as_instructor("init", str(course), "--db", db_url)
-        as_instructor("release", str(course), ASSIGNMENT)
-        instructor_settings(instructor, db_url)
+        def build_course() -> None:
+            as_instructor("init", str(course), "--db", db_url)
+            as_instructor("release", str(course), ASSIGNMENT)
 
-        with jupyterhub(environment, folder, names, {"JUPYTER_CONFIG_PATH": str(settings)}) as hub:
+        instructor_settings(instructor, db_url)
+        with ThreadPoolExecutor(max_workers=1) as background, \
+                jupyterhub(environment, folder, names, {"JUPYTER_CONFIG_PATH": str(settings)}) as hub:
+            course_built = background.submit(build_course)  # while the servers start: a minute saved
             hub.start_servers(names)
             tokens = {user: hub.user_token(user) for user in names}
+            course_built.result()
 
             # The instructor releases the assignment into the exchange with the formgrader.
             released = on_server(hub, instructor.name, tokens[instructor.name],
