@@ -123,12 +123,18 @@ def unix_users(names: list[str]) -> Iterator[list[User]]:
 
 
 def remove_user(name: str) -> None:
+    """Kill the user's processes, then delete the user and their home. userdel refuses while a
+    process of the user runs, and one may still be starting (a spawner mid-setuid): repeat."""
     uid = pwd.getpwnam(name).pw_uid
-    for _ in range(50):
-        if subprocess.run(["pkill", "-KILL", "-U", str(uid)], capture_output=True).returncode == 1:
-            break  # no process left
-        time.sleep(0.1)
-    subprocess.run(["userdel", "--remove", name], capture_output=True)
+    deadline = time.monotonic() + 30
+    while True:
+        subprocess.run(["pkill", "-KILL", "-U", str(uid)], capture_output=True)
+        removed = subprocess.run(["userdel", "--remove", name], capture_output=True, text=True)
+        if removed.returncode == 0:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"could not remove the test user {name}: {removed.stderr}")
+        time.sleep(0.2)
 
 
 LOOPBACK = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an http_proxy

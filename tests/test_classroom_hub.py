@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import copy
 import csv
+import os
+import pwd
 import secrets
 import shutil
+import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -176,3 +180,21 @@ def test_a_course_on_a_real_jupyterhub() -> None:
         rows = list(csv.DictReader((course / "grades.csv").open()))
         scores = {row["student_id"]: float(row["score"]) for row in rows if row["assignment"] == ASSIGNMENT}
         assert scores == {right.name: float(sum(FULL.values())), wrong.name: float(sum(WRONG.expected.values()))}
+
+
+def test_the_created_users_go_even_when_a_test_fails() -> None:
+    """A failure halfway leaves no user, home or process behind (they would outlive the test run)."""
+    if os.geteuid() != 0 or shutil.which("useradd") is None:
+        pytest.skip("creates Unix users: needs root and useradd")
+    name = f"tl-gone-{secrets.token_hex(3)}"
+    with pytest.raises(RuntimeError, match="halfway"), unix_users([name]) as (user,):
+        home = user.home
+        lingering = subprocess.Popen(["runuser", "-u", name, "--", "sleep", "600"])
+        while subprocess.run(["pgrep", "-U", name, "sleep"], capture_output=True).returncode != 0:
+            time.sleep(0.05)  # running as the user
+        assert home.stat().st_mode & 0o777 == 0o700
+        raise RuntimeError("a test failing halfway")
+    assert lingering.wait(timeout=10) != 0  # killed
+    with pytest.raises(KeyError):
+        pwd.getpwnam(name)
+    assert not home.exists()
