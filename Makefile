@@ -20,7 +20,7 @@ CHROMIUM := /usr/bin/chromium
 # PostgreSQL's server binaries, for the gradebook tests against a real server.
 POSTGRES := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 
-.PHONY: lab test lint bench op-index setup clean postgres-server
+.PHONY: lab test lint bench op-index setup clean postgres-server hub-proxy
 
 setup: $(STAMP)
 
@@ -37,6 +37,16 @@ postgres-server:
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
 
+# The classroom test (tests/test_classroom_hub.py) runs a real JupyterHub, whose proxy is
+# configurable-http-proxy from npm (node's own package manager, installed with apt if missing). The
+# hub and the single-user servers run from a virtual environment of the system Python that the
+# test builds once and caches (/var/cache/tensorlab-hub-env): the users it creates cannot read .venv.
+hub-proxy:
+	@command -v configurable-http-proxy >/dev/null || { SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	command -v npm >/dev/null || { $$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends nodejs npm; }; \
+	$$SUDO npm install -g --silent configurable-http-proxy; }
+
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
@@ -48,7 +58,7 @@ lab: $(STAMP)
 
 # Lint (ruff, mypy) and tests all run, so one report shows all; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
-test: $(STAMP) $(CHROMIUM) postgres-server
+test: $(STAMP) $(CHROMIUM) postgres-server hub-proxy
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \
 	$(BIN)/mypy || status=$$?; \
