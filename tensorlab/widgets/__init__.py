@@ -9,7 +9,8 @@
 - :class:`IndexExplorer`: which input element each output of an index reads, and where an assignment writes;
 - :class:`GatherExplorer`: which input element each gather output reads, which slot each scatter source writes;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
-- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold.
+- :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
+- :class:`GraphBreakExplorer`: a function's source coloured by compiled graph, each graph break explained.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -19,6 +20,7 @@ from .broadcast import BroadcastExplorer, BroadcastModel
 from .collective import CollectiveExplorer, CollectiveModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
+from .graph_breaks import GraphBreakExplorer, GraphBreakModel
 from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
 from .reduction import ReductionExplorer, ReductionModel
@@ -28,7 +30,7 @@ from .versions import VersionExplorer, VersionModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "GatherExplorer",
-    "GatherModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
+    "GatherModel", "GraphBreakExplorer", "GraphBreakModel", "GraphExplorer", "GraphModel", "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel",
 ]
