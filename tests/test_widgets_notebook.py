@@ -66,3 +66,16 @@ def test_stride_drill_displays_its_question_then_the_live_view(tmp_path: Path) -
     assert "y.stride() = ?" in fallback["text/plain"] and "stride ?" in fallback["image/svg+xml"]
     assert "(1, 4)" not in fallback["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in live
+
+
+@pytest.mark.timeout(180)
+def test_graph_break_explorer_displays_its_picture_then_its_live_view(tmp_path: Path) -> None:
+    """GraphBreakExplorer, as unit 14 shows it: the coloured source with its breaks, then the widget."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import GraphBreakExplorer\nGraphBreakExplorer("with_branch")'
+    )])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="line:2"' in fallback["image/svg+xml"]
+    assert "with_branch: 2 graphs, 1 graph break" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live
