@@ -57,3 +57,18 @@ def test_the_menu_changes_the_function() -> None:
     (menu,) = explorer.widget().children[:1]
     menu.value = "two_breaks"
     assert explorer.model.name == "two_breaks" and "3 graphs, 2 graph breaks" in explorer._view.info
+
+
+def test_stored_sources_are_the_functions_unit_14_defines() -> None:
+    """The explorer's examples stay the notebook's functions (comments aside), so its lines are the student's."""
+    from pathlib import Path
+
+    import nbformat
+
+    notebook = nbformat.read(Path(__file__).parent.parent / "notebooks" / "14-compiler.ipynb", as_version=4)
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    for name in ("with_print", "with_item", "with_branch", "with_unsupported_call"):
+        defined = re.search(rf"^def {name}\(x\):\n(?:    .*\n)+", code + "\n", re.MULTILINE)
+        assert defined, name
+        without_comments = "".join(re.sub(r"\s+#.*$", "", line) + "\n" for line in defined.group(0).splitlines())
+        assert without_comments == EXAMPLES[name].source
