@@ -54,3 +54,21 @@ def view_chain(implementation: str) -> Callable[[], Any]:
 def matmul_512(implementation: str) -> Callable[[], Any]:
     a, b = random_inputs(implementation, (512, 512), (512, 512))
     return lambda: a @ b
+
+
+def _chain(x: Any) -> Any:
+    return ((x * 0.5 + 1).sin() * 2 - 0.25).abs() / 3
+
+
+@workload("fx_fused_chain", "1M-element 7-op chain, tensorlab.fx fused (torch, numpy: eager)")
+def fx_fused_chain(implementation: str) -> Callable[[], Any]:
+    """Unit 14: tensorlab's column runs the chain as one generated NumPy kernel writing one out= buffer."""
+    (x,) = random_inputs(implementation, (1_000_000,))
+    if implementation == "tensorlab":
+        from tensorlab.fx import fuse_elementwise, trace
+
+        fused = fuse_elementwise(trace(_chain))
+        return lambda: fused(x)
+    if implementation == "numpy":
+        return lambda: np.abs(np.sin(x * 0.5 + 1) * 2 - 0.25) / 3
+    return lambda: _chain(x)

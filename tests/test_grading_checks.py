@@ -821,3 +821,82 @@ def test_einsum_timed_cases_agree_with_torch(name: str) -> None:
     assert task.timed_case is not None
     case = task.timed_case(task.rng(0))
     assert difference(torch_einsum_outcome(name, case), expected_outcome(task, case), task.tolerance) is None
+
+
+# ---- unit 14, the compiler: the graph passes agree with torch.fx and with tensorlab.fx ----------
+
+def _compiler_graphs(count: int = 60) -> list[list[tuple]]:
+    from tensorlab.grading.units.compiler import random_graph
+
+    return [random_graph(np.random.default_rng(seed), duplicates=0.3) for seed in range(count)]
+
+
+def test_dead_code_reference_agrees_with_torch_fx() -> None:
+    """torch.fx keeps placeholders, the output and random ops, as the statement does; it does not know
+    that print or an in-place call_method has a side effect, so graphs with those are left out here."""
+    from tensorlab.grading.units.compiler import eliminate_dead_code_reference
+
+    compared = 0
+    for nodes in _compiler_graphs():
+        if any(op == "print" or op.endswith("_") for _, op, _ in nodes):
+            continue
+        graph, made = torch.fx.Graph(), {}
+        for name, op, args in nodes:
+            values = tuple(made[a] if isinstance(a, str) else a for a in args)
+            if op == "placeholder":
+                made[name] = graph.placeholder(name)
+            elif op == "output":
+                graph.output(values if len(values) > 1 else values[0])
+            else:
+                made[name] = graph.call_function(getattr(torch, op), values)
+                made[name].name = name
+        graph.eliminate_dead_code()
+        assert [n.name for n in graph.nodes] == [name for name, _, _ in eliminate_dead_code_reference(nodes)]
+        compared += 1
+    assert compared >= 20
+
+
+def test_fusion_reference_agrees_with_tensorlab_fx() -> None:
+    from tensorlab.fx import Graph, _chains
+    from tensorlab.grading.units.compiler import ELEMENTWISE, fuse_elementwise_reference
+
+    for nodes in _compiler_graphs():
+        graph, made = Graph(), {}
+        for name, op, args in nodes:
+            values = tuple(made[a] if isinstance(a, str) else a for a in args)
+            kind = op if op in ("placeholder", "output") else "call_method"
+            made[name] = graph.create_node(kind, op if kind != "placeholder" else name, values, name=name)
+        original = {node.name: name for name, node in made.items()}  # tensorlab.fx renames sum to sum_1, as FX does
+        assert [[original[n.name] for n in chain] for chain in _chains(graph)] == fuse_elementwise_reference(nodes, ELEMENTWISE)
+
+
+def test_common_subexpression_reference_keeps_every_output_value() -> None:
+    """Evaluating the graph before and after the pass (pure ops as NumPy ufuncs) gives the same outputs."""
+    from tensorlab.grading.units.compiler import eliminate_common_subexpressions_reference
+
+    functions = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "neg": np.negative,
+                 "sin": np.sin, "cos": np.cos, "exp": np.exp, "tanh": np.tanh, "relu": lambda a: np.maximum(a, 0),
+                 "sum": np.sum, "matmul": lambda a, b: np.multiply(a, b).sum()}
+
+    def run(nodes: list[tuple]) -> list[Any]:
+        values: dict[str, Any] = {}
+        for name, op, args in nodes:
+            inputs = [values[a] if isinstance(a, str) else a for a in args]
+            if op == "placeholder":
+                values[name] = np.linspace(-1, 1, 4) + len(values)
+            elif op == "output":
+                return inputs
+            else:
+                values[name] = functions[op](*inputs)
+        raise AssertionError("no output")
+
+    compared = 0
+    for nodes in _compiler_graphs():
+        if any(op not in functions and op not in ("placeholder", "output") for _, op, _ in nodes):
+            continue
+        after = eliminate_common_subexpressions_reference(nodes)
+        with np.errstate(all="ignore"):
+            for want, got in zip(run(nodes), run(after), strict=True):
+                np.testing.assert_array_equal(want, got)
+        compared += 1
+    assert compared >= 10

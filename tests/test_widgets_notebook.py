@@ -78,3 +78,16 @@ def test_einsum_explorer_displays_its_loops_then_its_live_view(tmp_path: Path) -
     assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="loop3:j"' in fallback["image/svg+xml"]
     assert "torch.Size([3, 2, 4]): sums over j" in fallback["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in live
+
+
+@pytest.mark.timeout(180)
+def test_graph_break_explorer_displays_its_picture_then_its_live_view(tmp_path: Path) -> None:
+    """GraphBreakExplorer, as unit 14 shows it: the coloured source with its breaks, then the widget."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from tensorlab.widgets import GraphBreakExplorer\nGraphBreakExplorer("with_branch")'
+    )])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    fallback, live = (output["data"] for output in notebook.cells[0].outputs)
+    assert fallback["image/svg+xml"].startswith("<svg") and 'data-key="line:2"' in fallback["image/svg+xml"]
+    assert "with_branch: 2 graphs, 1 graph break" in fallback["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in live

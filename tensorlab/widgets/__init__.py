@@ -11,6 +11,7 @@
 - :class:`ConvExplorer`: the receptive field (padded input elements and kernel taps) of each convolution output;
 - :class:`EinsumExplorer`: an einsum spec as nested loops, every use of an index letter linked;
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
+- :class:`GraphBreakExplorer`: a function's source coloured by compiled graph, each graph break explained;
 - :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
 - :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical.
@@ -25,6 +26,7 @@ from .conv import ConvExplorer, ConvModel
 from .einsum import EinsumExplorer, EinsumModel
 from .gather import GatherExplorer, GatherModel
 from .graph import GraphExplorer, GraphModel
+from .graph_breaks import GraphBreakExplorer, GraphBreakModel
 from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
 from .modules import ModuleExplorer, ModuleModel
@@ -36,7 +38,7 @@ from .vmap import VmapExplorer, VmapModel
 
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "ConvExplorer", "ConvModel",
-    "EinsumExplorer", "EinsumModel", "GatherExplorer", "GatherModel", "GraphExplorer", "GraphModel",
+    "EinsumExplorer", "EinsumModel", "GatherExplorer", "GatherModel", "GraphBreakExplorer", "GraphBreakModel", "GraphExplorer", "GraphModel",
     "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel", "ModuleExplorer", "ModuleModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel", "VmapExplorer", "VmapModel",

@@ -1,4 +1,4 @@
-"""The explorers of units 01, 06, 07, 08, 16 and 17 in a real JupyterLab 4: hover an element and the
+"""The explorers of units 01, 06, 07, 08, 14, 16 and 17 in a real JupyterLab 4: hover an element and the
 elements it is linked to light up, with the info line explaining it; a control edit redraws.
 
 They share one notebook of their own (written into a private server's folder), so the demo
@@ -25,8 +25,9 @@ CELLS = [  # one explorer per cell, in this order on the page
     "GatherExplorer('gather', (3, 4), 1, [[0, 0], [2, 1], [3, 3]])",
     "CollectiveExplorer(3, step=2)",
     'VmapExplorer("lambda x: (x.sin() * x).sum(0)", (5, 3, 4))',
+    "from tensorlab.widgets import GraphBreakExplorer\nGraphBreakExplorer('two_breaks')",
 ]
-DRILL, INDEX, JOIN, GATHER, COLLECTIVE, VMAP = range(len(CELLS))
+DRILL, INDEX, JOIN, GATHER, COLLECTIVE, VMAP, GRAPH_BREAKS = range(len(CELLS))
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +101,9 @@ def test_vmap_hover_lights_the_ops_an_op_reads_and_an_edit_redraws(page) -> None
     harness.set_text_control(widget, "function", "lambda x: x.roll(1, 0)")
     widget.locator(".tl-info", has_text="no rule for roll").wait_for()
     widget.screenshot(path=str(harness.ARTIFACTS / "vmap-loop.png"))
+
+
+def test_graph_breaks_hover_lights_up_the_lines_of_one_graph(page) -> None:
+    widget = harness.explorer(page, GRAPH_BREAKS)
+    harness.hover_and_check(widget, "line:3", "line:2", "line 3 breaks graph 1")
+    widget.screenshot(path=str(harness.ARTIFACTS / "graph-breaks.png"))
