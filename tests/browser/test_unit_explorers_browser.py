@@ -1,4 +1,4 @@
-"""The explorers of units 01, 06, 07, 08 and 16 in a real JupyterLab 4: hover an element and the
+"""The explorers of units 01, 06, 07, 08, 15 and 16 in a real JupyterLab 4: hover an element and the
 elements it is linked to light up, with the info line explaining it; a control edit redraws.
 
 They share one notebook of their own (written into a private server's folder), so the demo
@@ -24,8 +24,9 @@ CELLS = [  # one explorer per cell, in this order on the page
     "JoinExplorer('unbind', [(2, 3)], dim=1)",
     "GatherExplorer('gather', (3, 4), 1, [[0, 0], [2, 1], [3, 3]])",
     "CollectiveExplorer(3, step=2)",
+    "from tensorlab.widgets import MemoryExplorer\nMemoryExplorer(depth=2, segments=2)",
 ]
-DRILL, INDEX, JOIN, GATHER, COLLECTIVE = range(len(CELLS))
+DRILL, INDEX, JOIN, GATHER, COLLECTIVE, MEMORY = range(len(CELLS))
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,9 @@ def test_collective_hover_lights_the_ranks_a_chunk_sums_and_the_slider_steps(pag
     handle.press("ArrowRight")
     widget.locator(".tl-info", has_text="step 3/4 (all-gather)").wait_for()
     widget.screenshot(path=str(harness.ARTIFACTS / "collective-all-gather.png"))
+
+
+def test_memory_hover_a_module_lights_its_saved_tensors(page) -> None:
+    widget = harness.explorer(page, MEMORY)
+    harness.hover_and_check(widget, "module:0", "saved:0,weight", "checkpointed: recomputed in backward")
+    harness.hover_and_check(widget, "saved:0,input", "module:0", "saved at its boundary")
