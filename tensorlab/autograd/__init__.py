@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from . import functional, grad_mode, profiler
+from . import functional, grad_mode, graph, profiler
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -138,7 +138,7 @@ def grad(
 
 
 __all__ = [
-    "Function", "FunctionCtx", "GradcheckError", "backward", "enable_grad", "functional", "grad", "grad_mode", "gradcheck",
+    "Function", "FunctionCtx", "GradcheckError", "backward", "enable_grad", "functional", "grad", "grad_mode", "graph", "gradcheck",
     "gradgradcheck", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
     "no_grad", "set_grad_enabled",
     "Variable", "profiler",

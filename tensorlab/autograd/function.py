@@ -18,6 +18,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from .grad_mode import state
+from .graph import current_hooks
 
 if TYPE_CHECKING:
     from .._dtype import dtype
@@ -82,18 +83,40 @@ class SavedTensor:
     An output of the op that saves it is stored *without* its grad_fn (node -> output -> node
     would be a cycle); unpacking re-attaches the node. Unpacking checks the version counter,
     which catches in-place writes to a saved value between forward and backward.
+
+    Inside ``saved_tensors_hooks`` (see :mod:`.graph`) the tensor is given to the pack hook and
+    only what it returns is kept; unpacking calls the matching unpack hook, and the version is
+    not checked (as in torch: the hooks own the value).
     """
 
-    __slots__ = ("data", "is_output", "output_nr", "version")
+    __slots__ = ("data", "is_output", "output_nr", "unpack_hook", "version")
 
     def __init__(self, tensor: Tensor, node: BackwardNode) -> None:
         self.version = tensor._storage.version
         self.output_nr = tensor._output_nr
         self.is_output = tensor.grad_fn is node
-        self.data = tensor.detach() if self.is_output else tensor
+        hooks = current_hooks()
+        self.unpack_hook = None if hooks is None else hooks[1]
+        if hooks is not None:
+            self.data = hooks[0](tensor)
+        else:
+            self.data = tensor.detach() if self.is_output else tensor
 
     def unpack(self, node: BackwardNode) -> Tensor:
-        data = self.data
+        if self.unpack_hook is not None:
+            data = self.unpack_hook(self.data)
+        else:
+            data = self.data
+            self._check_version(data, node)
+        if not (self.is_output and state.enabled):
+            return data
+        alias = data.detach()  # double backward: the output again, with its history
+        alias._requires_grad = True
+        alias.grad_fn = node
+        alias._output_nr = self.output_nr
+        return alias
+
+    def _check_version(self, data: Tensor, node: BackwardNode) -> None:
         if data._storage.version != self.version:
             owner = node if self.is_output else data.grad_fn
             where = f", which is output {self.output_nr} of {owner.name()}," if owner else ""
@@ -104,13 +127,6 @@ class SavedTensor:
                 "the operation that saved it needs its original value; use out-of-place ops or "
                 "clone() the tensor before modifying it."
             )
-        if not (self.is_output and state.enabled):
-            return data
-        alias = data.detach()  # double backward: the output again, with its history
-        alias._requires_grad = True
-        alias.grad_fn = node
-        alias._output_nr = self.output_nr
-        return alias
 
 
 # --- graph nodes -----------------------------------------------------------------------------

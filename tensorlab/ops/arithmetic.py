@@ -106,7 +106,9 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
-        _save(ctx, x, y)
+        if ctx.recording:  # as torch: y only if x needs a gradient, x only if y does
+            needs = ctx.needs_input_grad
+            _save(ctx, x if needs[1] or not isinstance(x, Tensor) else None, y if needs[0] or not isinstance(y, Tensor) else None)
         return binary(np.multiply, x, y)  # on bools NumPy's multiply is logical and, as in torch
 
     @staticmethod

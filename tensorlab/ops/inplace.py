@@ -122,7 +122,7 @@ def _saved_output_is_now(self: Tensor, node: Any) -> None:
     """An op that saved its own output (``exp_`` keeps e^x for backward) now finds it in self,
     at self's new version: a later in-place write to self is then caught in backward, as in torch."""
     for saved in node._saved or ():
-        if saved is not None and saved.is_output:
+        if saved is not None and saved.is_output and saved.unpack_hook is None:  # hooks own theirs
             saved.data = self.detach()
             saved.version = self._storage.version
 

@@ -13,10 +13,10 @@ Two variants, as in torch:
   directly. So it does not work with ``autograd.grad``, and if no input requires grad the output
   does not either (parameters inside the block then get no gradient).
 - ``use_reentrant=False`` (recommended): also right when inputs do not require grad, and works
-  with ``autograd.grad``. torch implements it with saved-tensor hooks, which tensorlab lacks;
-  here the block runs once with recording on to find which leaf tensors (parameters) it reads,
-  then that graph is dropped and only the inputs are kept — so between forward and backward
-  the memory held is the same as torch's, though the peak inside the block's forward is not.
+  with ``autograd.grad``. Built, as in torch, on saved-tensor hooks (``autograd.graph``): the
+  block's graph is recorded normally but every tensor it saves is replaced by its position;
+  backward's first unpack reruns the block and fills those positions. Only the inputs are
+  saved, through whatever hooks are active outside, so a hook-based byte meter sees them.
 
 The random-number state is saved and restored around the recomputation (``preserve_rng_state``),
 so dropout drops the same elements both times.
@@ -29,8 +29,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.function import AccumulateGrad, Function, FunctionCtx, Node, _sequence
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import enable_grad, no_grad, state
+from ..autograd.graph import saved_tensors_hooks
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
@@ -64,15 +65,16 @@ def _detached_inputs(args: Sequence[Any]) -> list[Any]:
     return detached
 
 
-def _recompute(ctx: FunctionCtx, args: list[Any]) -> tuple:
-    if ctx.rng_state is not None:
+def _recompute(run_function: Callable, kwargs: dict, rng_state: Any, args: list[Any]) -> tuple:
+    """Run the block again with recording on, replaying the random numbers of its first run."""
+    if rng_state is not None:
         current = _rng_state()
-        _set_rng_state(ctx.rng_state)
+        _set_rng_state(rng_state)
     try:
         with enable_grad():
-            outputs = _as_tuple(ctx.run_function(*args, **ctx.kwargs))
+            outputs = _as_tuple(run_function(*args, **kwargs))
     finally:
-        if ctx.rng_state is not None:
+        if rng_state is not None:
             _set_rng_state(current)
     return outputs
 
@@ -108,7 +110,7 @@ class CheckpointFunction(Function):
         from ..autograd import backward
 
         inputs = _detached_inputs(_joined_args(ctx))
-        outputs = _recompute(ctx, inputs)
+        outputs = _recompute(ctx.run_function, ctx.kwargs, ctx.rng_state, inputs)
         pairs = [(o, g) for o, g in zip(outputs, grads, strict=True) if isinstance(o, Tensor) and o.requires_grad]
         if not pairs:
             raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
@@ -117,76 +119,76 @@ class CheckpointFunction(Function):
         return (None, None, *input_grads)
 
 
-class NonReentrantCheckpoint(Function):
-    """Non-reentrant variant: the block's inputs *and* the leaves it reads are this node's inputs,
-    so the engine routes every gradient; backward recomputes and calls ``autograd.grad``."""
+class SaveInputs(Function):
+    """Keeps the block's inputs for the recomputation. Its output (an empty tensor) is unused:
+    the node exists only to save the inputs, so they go through the saved-tensor hooks active
+    *outside* the block, as every other saved tensor does."""
 
-    backward_name = "CheckpointBackward"
+    backward_name = "NoopSaveInputsBackward"
 
     @staticmethod
-    def forward(ctx: FunctionCtx, run_function: Callable, rng_state: Any, kwargs: dict, values: tuple, n_args: int, *tensors: Any) -> Any:
-        ctx.run_function, ctx.rng_state, ctx.kwargs = run_function, rng_state, kwargs
-        # the leaves (parameters) exist anyway: referenced, not saved; only the inputs are saved
-        ctx.leaves = tensors[n_args:]
-        _split_args(ctx, tensors[:n_args])
-        return values if len(values) > 1 else values[0]
+    def forward(ctx: FunctionCtx, dummy: Tensor, *args: Any) -> Tensor:
+        ctx.save_for_backward(*(a if isinstance(a, Tensor) else None for a in args))
+        ctx.plain_args = [None if isinstance(a, Tensor) else a for a in args]
+        return dummy.detach()
 
     @staticmethod
     def backward(ctx: FunctionCtx, *grads: Tensor) -> tuple:
-        from ..autograd import grad as autograd_grad
-
-        args, leaves = _detached_inputs(_joined_args(ctx)), list(ctx.leaves)
-        outputs = _recompute(ctx, args)
-        pairs = [(o, g) for o, g in zip(outputs, grads, strict=True) if isinstance(o, Tensor) and o.requires_grad and g is not None]
-        wanted = [x for x in [*args, *leaves] if isinstance(x, Tensor) and x.requires_grad]
-        found = autograd_grad([o for o, _ in pairs], wanted, [g for _, g in pairs], allow_unused=True) if pairs and wanted else []
-        by_id = {id(x): g for x, g in zip(wanted, found, strict=True)}
-        return (None, None, None, None, None, *(by_id.get(id(x)) for x in [*args, *leaves]))
+        return (None,) * (1 + len(ctx.plain_args))
 
 
-def _leaves_read(outputs: tuple, args: tuple, first_node: int) -> list[Tensor]:
-    """Leaf tensors requiring grad that the block's fresh graph reaches, other than its arguments.
+class RecomputeFrame:
+    """One checkpointed call (``use_reentrant=False``): its saved tensors are *positions*.
 
-    Nodes numbered below ``first_node`` were recorded before the block started: they belong to
-    an argument's history, which the checkpoint node reaches through the argument itself.
+    During the forward every tensor an op inside the block saves is replaced by its index (the
+    pack hook); nothing is kept. The first time backward unpacks one, the block runs again from
+    its saved inputs, with a pack hook that stores each saved tensor at its index, in the same
+    order; each unpack then takes its tensor out, so each is freed once used.
     """
-    arg_nodes = {id(a.grad_fn) for a in args if isinstance(a, Tensor) and a.grad_fn is not None}
-    arg_ids = {id(a) for a in args}
-    leaves: dict[int, Tensor] = {}
-    stack: list[Node] = [o.grad_fn for o in outputs if isinstance(o, Tensor) and o.grad_fn is not None]
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for next_node, _ in node.next_functions:
-            if next_node is None:
-                continue
-            if isinstance(next_node, AccumulateGrad):
-                leaf = next_node.variable
-                if id(leaf) not in arg_ids:
-                    leaves.setdefault(id(leaf), leaf)
-            elif next_node.sequence_nr >= first_node:
-                stack.append(next_node)
-            elif id(next_node) not in arg_nodes:
-                raise RuntimeError(
-                    "checkpoint (use_reentrant=False): the checkpointed function uses a tensor with "
-                    "history that is not one of its arguments; pass that tensor as an argument."
-                )
-    return list(leaves.values())
+
+    def __init__(self, function: Callable, kwargs: dict, rng_state: Any, inputs: Tensor) -> None:
+        self.function, self.kwargs, self.rng_state = function, kwargs, rng_state
+        self.input_saver = inputs.grad_fn  # the SaveInputs node
+        self.packed = 0
+        self.recomputed: dict[int, Tensor] = {}
+
+    def pack(self, tensor: Tensor) -> int:
+        self.packed += 1
+        return self.packed - 1
+
+    def unpack(self, index: int) -> Tensor:
+        if index not in self.recomputed:
+            self.recompute()
+        return self.recomputed.pop(index)
+
+    def recompute(self) -> None:
+        node = self.input_saver
+        assert node is not None
+        saved = iter(node.saved_tensors)
+        args = [next(saved) if plain is None else plain for plain in node.plain_args]
+        stored: list[Tensor] = []
+
+        def store(tensor: Tensor) -> int:
+            stored.append(tensor.detach())
+            return len(stored) - 1
+
+        with saved_tensors_hooks(store, stored.__getitem__):
+            _recompute(self.function, self.kwargs, self.rng_state, _detached_inputs(args))
+        self.recomputed = dict(enumerate(stored))
 
 
 def _checkpoint_without_reentrant(function: Callable, preserve_rng_state: bool, *args: Any, **kwargs: Any) -> Any:
+    """torch's design: the block's graph is recorded as usual (gradients flow through its real
+    nodes, parameters included), but under hooks that keep no activations."""
     if not state.enabled:
         return function(*args, **kwargs)
     rng_state = _rng_state() if preserve_rng_state else None
-    first_node = next(_sequence)
-    outputs = _as_tuple(function(*args, **kwargs))
-    leaves = _leaves_read(outputs, args, first_node)
-    values = tuple(o.detach() if isinstance(o, Tensor) else o for o in outputs)
-    del outputs  # the block's graph, and the activations it saved, are freed here
-    return NonReentrantCheckpoint.apply(function, rng_state, kwargs, values, len(args), *args, *leaves)
+    from .._creation import empty
+
+    inputs = SaveInputs.apply(empty(0, requires_grad=True), *args)
+    frame = RecomputeFrame(function, kwargs, rng_state, inputs)
+    with saved_tensors_hooks(frame.pack, frame.unpack):
+        return function(*args, **kwargs)
 
 
 def checkpoint(function: Callable, *args: Any, use_reentrant: bool | None = None, context_fn: Any = None, determinism_check: str = "default", debug: bool = False, early_stop: bool = True, **kwargs: Any) -> Any:

@@ -13,6 +13,7 @@
 - :class:`GraphExplorer`: the autograd graph of an expression, and backward step by step;
 - :class:`GraphBreakExplorer`: a function's source coloured by compiled graph, each graph break explained;
 - :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs;
+- :class:`MemoryExplorer`: what each module saves for backward, and what checkpointing drops and recomputes;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
 - :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical.
 
@@ -29,6 +30,7 @@ from .graph import GraphExplorer, GraphModel
 from .graph_breaks import GraphBreakExplorer, GraphBreakModel
 from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
+from .memory import MemoryExplorer, MemoryModel
 from .modules import ModuleExplorer, ModuleModel
 from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
@@ -39,7 +41,7 @@ from .vmap import VmapExplorer, VmapModel
 __all__ = [
     "BroadcastExplorer", "BroadcastModel", "CollectiveExplorer", "CollectiveModel", "ConvExplorer", "ConvModel",
     "EinsumExplorer", "EinsumModel", "GatherExplorer", "GatherModel", "GraphBreakExplorer", "GraphBreakModel", "GraphExplorer", "GraphModel",
-    "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel", "ModuleExplorer", "ModuleModel",
+    "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel", "MemoryExplorer", "MemoryModel", "ModuleExplorer", "ModuleModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel", "VmapExplorer", "VmapModel",
 ]

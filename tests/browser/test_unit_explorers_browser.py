@@ -1,4 +1,4 @@
-"""The explorers of units 01, 06, 07, 08, 14, 16 and 17 in a real JupyterLab 4: hover an element and the
+"""The explorers of units 01, 06, 07, 08, 14, 15, 16 and 17 in a real JupyterLab 4: hover an element and the
 elements it is linked to light up, with the info line explaining it; a control edit redraws.
 
 They share one notebook of their own (written into a private server's folder), so the demo
@@ -26,8 +26,9 @@ CELLS = [  # one explorer per cell, in this order on the page
     "CollectiveExplorer(3, step=2)",
     'VmapExplorer("lambda x: (x.sin() * x).sum(0)", (5, 3, 4))',
     "from tensorlab.widgets import GraphBreakExplorer\nGraphBreakExplorer('two_breaks')",
+    "from tensorlab.widgets import MemoryExplorer\nMemoryExplorer(depth=2, segments=2)",
 ]
-DRILL, INDEX, JOIN, GATHER, COLLECTIVE, VMAP, GRAPH_BREAKS = range(len(CELLS))
+DRILL, INDEX, JOIN, GATHER, COLLECTIVE, VMAP, GRAPH_BREAKS, MEMORY = range(len(CELLS))
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +108,9 @@ def test_graph_breaks_hover_lights_up_the_lines_of_one_graph(page) -> None:
     widget = harness.explorer(page, GRAPH_BREAKS)
     harness.hover_and_check(widget, "line:3", "line:2", "line 3 breaks graph 1")
     widget.screenshot(path=str(harness.ARTIFACTS / "graph-breaks.png"))
+
+
+def test_memory_hover_a_module_lights_its_saved_tensors(page) -> None:
+    widget = harness.explorer(page, MEMORY)
+    harness.hover_and_check(widget, "module:0", "saved:0,weight", "checkpointed: recomputed in backward")
+    harness.hover_and_check(widget, "saved:0,input", "module:0", "saved at its boundary")
