@@ -30,11 +30,11 @@ from .activation import (
     Threshold,
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import ModuleDict, ModuleList, Sequential
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout
-from .flatten import Flatten
+from .dropout import Dropout, Dropout2d
+from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
 from .loss import (
     BCELoss,
@@ -84,3 +84,4 @@ __all__ += [  # issue 18
     "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
+__all__ += ["Dropout2d", "ParameterDict", "ParameterList", "Unflatten"]  # issue 18: beginner nn pieces
