@@ -37,6 +37,9 @@ from .smooth_activation import *  # noqa: F403
 from .smooth_activation import __all__ as _smooth_activation
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
+from .upsampling import *  # noqa: F403
+from .upsampling import __all__ as _upsampling
 
 __all__ = [*_activation, *_batchnorm, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
 __all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss, *_distance]  # issue 18
+__all__ += [*_upsampling]  # issue 18: interpolate

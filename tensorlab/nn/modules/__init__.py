@@ -60,9 +60,10 @@ from .loss import (
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
-from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .sparse import Embedding
+from .upsampling import Upsample
 
 __all__ = [
     "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d",
@@ -84,4 +85,4 @@ __all__ += [  # issue 18
     "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
-__all__ += ["Dropout2d", "ParameterDict", "ParameterList", "Unflatten"]  # issue 18: beginner nn pieces
+__all__ += ["AdaptiveAvgPool2d", "Dropout2d", "ParameterDict", "ParameterList", "Unflatten", "Upsample"]  # issue 18: beginner nn pieces
