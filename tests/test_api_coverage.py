@@ -113,7 +113,6 @@ NOT_YET: dict[str, str] = {
     **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
     **dict.fromkeys(["torch.Tensor.apply_", "torch.Tensor.diag"], _OP),
     **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer MultiheadAttention".split()] + ["torch.nn.functional.scaled_dot_product_attention"], "attention: after the recurrent layers"),
-    **dict.fromkeys(["torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"], "anomaly mode: which forward op made the NaN in backward"),
 }
 
 LEFT_OUT: dict[str, str] = {
