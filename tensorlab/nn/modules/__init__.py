@@ -29,6 +29,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
@@ -86,3 +87,4 @@ __all__ += [  # issue 18
     "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
 __all__ += ["AdaptiveAvgPool2d", "Dropout2d", "ParameterDict", "ParameterList", "Unflatten", "Upsample"]  # issue 18: beginner nn pieces
+__all__ += ["MultiheadAttention"]  # issue 18: attention
