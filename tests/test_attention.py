@@ -134,3 +134,17 @@ def test_random_multihead_attention(heads, length, source, batch, batch_first, s
     module_t, module_m = twin_modules(6, heads, batch_first=batch_first)
     order = (lambda steps: (batch, steps, 6)) if batch_first else (lambda steps: (steps, batch, 6))
     check_op(lambda lib, q, kv: (module_t if lib is torch else module_m)(q, kv, kv), randn(*order(length), seed=seed), randn(*order(source), seed=seed + 1))
+
+
+def test_dropout_applies_to_the_returned_weights_in_training_only():
+    """As in torch: in training the weights returned are the dropped ones (rows no longer sum to
+    1); in eval mode dropout is off and the module matches torch exactly."""
+    module_t, module_m = twin_modules(dropout=0.5)
+    x = tl.tensor(randn(4, 2, 6))
+    tl.manual_seed(0)
+    _, weights = module_m(x, x, x, average_attn_weights=False)
+    values = weights.detach().numpy()
+    assert np.any(values == 0) and not np.allclose(values.sum(-1), 1.0)
+    module_t.eval()
+    module_m.eval()
+    check_op(lambda lib, x: (module_t if lib is torch else module_m)(x, x, x), randn(4, 2, 6))

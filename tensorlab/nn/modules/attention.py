@@ -123,8 +123,8 @@ class MultiheadAttention(Module):
         padding = self._additive(key_padding_mask, query)
         if padding is not None:
             scores = scores + padding.reshape(batch, 1, 1, source)
-        weights = scores.softmax(-1)
-        attended = F.dropout(weights, self.dropout, self.training) @ v  # (N, H, L, D)
+        weights = F.dropout(scores.softmax(-1), self.dropout, self.training)  # returned after dropout, as torch does
+        attended = weights @ v  # (N, H, L, D)
         output = self.out_proj(attended.permute(2, 0, 1, 3).reshape(length, batch, embed))
         if not batched:
             output = output.squeeze(1)
