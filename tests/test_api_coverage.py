@@ -112,12 +112,7 @@ NOT_YET: dict[str, str] = {
     **dict.fromkeys(["torch.finfo", "torch.iinfo"], "dtype limits (eps, max) used in numerically careful code"),
     **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
     **dict.fromkeys(["torch.Tensor.apply_", "torch.Tensor.diag"], _OP),
-    **dict.fromkeys([f"torch.nn.{n}" for n in "AdaptiveAvgPool2d Dropout2d Unflatten Upsample".split()], "a layer without an owner yet"),
-    **dict.fromkeys([f"torch.nn.functional.{n}" for n in "adaptive_avg_pool2d interpolate normalize".split()], "a function without an owner yet"),
-    **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer MultiheadAttention".split()] + ["torch.nn.functional.scaled_dot_product_attention"], "attention: after the recurrent layers"),
-    **dict.fromkeys(["torch.nn.ParameterList", "torch.nn.ParameterDict"], "containers of parameters"),
-    **dict.fromkeys(["torch.nn.init.trunc_normal_", "torch.nn.init.orthogonal_"], "initialisers used by transformer and RNN code"),
-    **dict.fromkeys(["torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"], "anomaly mode: which forward op made the NaN in backward"),
+    **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer".split()], "attention: after the recurrent layers"),
 }
 
 LEFT_OUT: dict[str, str] = {

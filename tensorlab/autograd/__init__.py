@@ -9,7 +9,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from . import functional, grad_mode, graph, profiler
+from . import anomaly_mode, functional, grad_mode, graph, profiler
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -142,4 +143,5 @@ __all__ = [
     "gradgradcheck", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
     "no_grad", "set_grad_enabled",
     "Variable", "profiler",
+    "anomaly_mode", "detect_anomaly", "set_detect_anomaly",
 ]

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._fast import grad_stealing
 from .._fast import switch as fast
+from . import anomaly_mode
 from .function import AccumulateGrad, BackwardNode, Node, gradient_edge
 from .grad_mode import state
 
@@ -231,6 +232,8 @@ def _call_function(node: BackwardNode, grads: list) -> list:
             assert argument is not None and shape is not None  # an edge to a node records its input
             grad = _validate_gradient(node, grad, argument, shape, dtype)
         input_grads.append(grad)
+    if anomaly_mode.state.enabled:
+        anomaly_mode.check_backward_result(node, input_grads)
     if node._post_hooks:
         for hook in node._post_hooks:
             replaced = hook(tuple(input_grads), tuple(grads))

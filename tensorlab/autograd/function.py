@@ -17,6 +17,7 @@ import weakref
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+from . import anomaly_mode
 from .grad_mode import state
 from .graph import current_hooks
 
@@ -366,6 +367,8 @@ def _forward_then_setup_context(cls: type[Function], ctx: FunctionCtx, args: tup
 def _record(cls: type[Function], node_class: type[BackwardNode], args: tuple, kwargs: dict) -> Any:
     """Run forward without recording, then make the node the grad_fn of the outputs."""
     node = node_class(args)
+    if anomaly_mode.state.enabled:
+        anomaly_mode.remember_forward(node)
     state.enabled = False
     try:
         if cls._forward_takes_ctx:

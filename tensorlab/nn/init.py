@@ -9,6 +9,8 @@ scaling by it keeps activations' variance steady from layer to layer.
 from __future__ import annotations
 
 import math
+import warnings
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ from ..autograd.grad_mode import no_grad
 __all__ = [
     "calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_", "ones_",
     "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_",
+    "orthogonal_", "trunc_normal_",
 ]
 
 
@@ -121,3 +124,45 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
     return normal_(tensor, 0.0, std)
+
+
+def trunc_normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator: Any = None
+) -> Tensor:
+    """N(mean, std^2) conditioned on [a, b] (bounds in the tensor's units, not in stds): draw a
+    uniform u between the normal CDF at a and at b, and map it back through the inverse CDF, so
+    no sample is ever rejected and none falls outside [a, b]."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+    standard = NormalDist()
+    low, high = standard.cdf((a - mean) / std), standard.cdf((b - mean) / std)
+    uniform = _generator().uniform(low, high, tuple(tensor.shape))
+    inverse_cdf = np.vectorize(lambda u: standard.inv_cdf(min(max(u, 1e-300), 1 - 1e-16)), otypes=[np.float64])
+    values = np.clip(mean + std * inverse_cdf(uniform), a, b)
+    return _fill(tensor, values)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """A (semi-)orthogonal matrix times ``gain`` (Saxe et al., 2013): rows (or columns) orthonormal,
+    so the layer preserves lengths and repeated products neither explode nor vanish (RNNs).
+
+    QR of a Gaussian matrix gives Q; multiplying by the signs of diag(R) makes Q uniformly
+    distributed over orthogonal matrices. Dims after the first are flattened into columns.
+    """
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = _generator().standard_normal((rows, cols))
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, gain * q.reshape(tuple(tensor.shape)))

@@ -9,6 +9,8 @@ pad) live in ``tensorlab/ops/`` and are re-exported under their torch.nn.functio
 
 from .activation import *  # noqa: F403
 from .activation import __all__ as _activation
+from .attention import *  # noqa: F403
+from .attention import __all__ as _attention
 from .batchnorm import *  # noqa: F403
 from .batchnorm import __all__ as _batchnorm
 from .conv import *  # noqa: F403
@@ -37,6 +39,9 @@ from .smooth_activation import *  # noqa: F403
 from .smooth_activation import __all__ as _smooth_activation
 from .sparse import *  # noqa: F403
 from .sparse import __all__ as _sparse
+from .upsampling import *  # noqa: F403
+from .upsampling import __all__ as _upsampling
 
 __all__ = [*_activation, *_batchnorm, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
 __all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss, *_distance]  # issue 18
+__all__ += [*_upsampling, *_attention]  # issue 18: interpolate, scaled_dot_product_attention

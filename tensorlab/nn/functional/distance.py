@@ -11,7 +11,7 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.broadcasting import broadcast_pair
 
-__all__ = ["cosine_similarity", "pairwise_distance"]
+__all__ = ["cosine_similarity", "normalize", "pairwise_distance"]
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
@@ -35,3 +35,11 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         norm1.clamp_(min=eps)
         norm2.clamp_(min=eps)
     return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """input / max(|input|_p, eps) along ``dim``: every vector scaled to length 1. The clamp is
+    part of the graph, so a vector whose norm is below eps gets the gradient of input / eps."""
+    denominator = input.norm(p, dim=dim, keepdim=True).clamp(min=eps).expand_as(input)
+    result = input / denominator
+    return result if out is None else out.copy_(result)

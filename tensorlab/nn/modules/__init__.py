@@ -29,12 +29,13 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import ModuleDict, ModuleList, Sequential
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout
-from .flatten import Flatten
+from .dropout import Dropout, Dropout2d
+from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
 from .loss import (
     BCELoss,
@@ -60,9 +61,10 @@ from .loss import (
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
-from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .sparse import Embedding
+from .upsampling import Upsample
 
 __all__ = [
     "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d",
@@ -84,3 +86,5 @@ __all__ += [  # issue 18
     "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
+__all__ += ["AdaptiveAvgPool2d", "Dropout2d", "ParameterDict", "ParameterList", "Unflatten", "Upsample"]  # issue 18: beginner nn pieces
+__all__ += ["MultiheadAttention"]  # issue 18: attention

@@ -1,5 +1,6 @@
 """Containers: Sequential (run modules in order), ModuleList and ModuleDict (hold modules so
-their parameters are registered, in a list or a dict)."""
+their parameters are registered, in a list or a dict), ParameterList and ParameterDict (the same
+for bare parameters)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..._tensor import Tensor
+from ..parameter import Parameter
 from .module import Module, _addindent
 
-__all__ = ["ModuleDict", "ModuleList", "Sequential"]
+__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
 
 def _index(idx: int, size: int) -> int:
@@ -179,3 +182,136 @@ class ModuleDict(Module):
         items = modules.items() if hasattr(modules, "items") else modules
         for key, module in items:
             self[key] = module
+
+
+def _as_parameter(value: Any) -> Any:
+    """A plain tensor put in a parameter container becomes a Parameter (so it is learnable)."""
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) else value
+
+
+def _parameter_line(key: str, value: Any, type_name: str) -> str:
+    """One line of a parameter container's repr: the size, not the values (indented 4, as torch)."""
+    if not isinstance(value, Tensor):
+        return f"  ({key}): Object of type: {type(value).__name__}"
+    size = "x".join(str(n) for n in value.shape)
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"  ({key}): {kind} containing: [{type_name} of size {size}]"
+
+
+class ParameterList(Module):
+    """A list of parameters registered as "0", "1", ...: ``state_dict`` keys are "0", "1", ..."""
+
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _key_at(self, idx: int) -> str:
+        return str(_index(idx, self._size))
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            return type(self)([self[i] for i in range(self._size)[idx]])
+        return getattr(self, self._key_at(idx))
+
+    def __setitem__(self, idx: int, param: Any) -> None:
+        setattr(self, self._key_at(idx), _as_parameter(param))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self._size))
+
+    def __iadd__(self, parameters: Iterable[Any]) -> ParameterList:
+        return self.extend(parameters)
+
+    def append(self, value: Any) -> ParameterList:
+        self._size += 1
+        setattr(self, str(self._size - 1), _as_parameter(value))
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        lines = [_parameter_line(str(i), value, str(value.dtype) if isinstance(value, Tensor) else "") for i, value in enumerate(self)]
+        return "\n".join(lines)
+
+    def __call__(self, input: Any) -> Any:  # noqa: A002
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """A dict of parameters (insertion-ordered); its keys are the ``state_dict`` keys."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+    def keys(self) -> Iterable[str]:
+        return self._keys.keys()
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return [(key, self[key]) for key in self._keys]
+
+    def values(self) -> Iterable[Any]:
+        return [self[key] for key in self._keys]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def pop(self, key: str) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters: Any) -> None:
+        if not isinstance(parameters, Iterable):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got " + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            items = list(parameters.items())
+        elif hasattr(parameters, "items"):
+            items = sorted(parameters.items())  # torch sorts a plain dict's keys
+        else:
+            items = list(parameters)
+        for key, value in items:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        """torch prints the legacy type name here (FloatTensor), unlike ParameterList (float32)."""
+        return "\n".join(_parameter_line(key, value, value.type() if isinstance(value, Tensor) else "") for key, value in self.items())
+
+    def __call__(self, input: Any) -> Any:  # noqa: A002
+        raise RuntimeError("ParameterDict should not be called.")

@@ -6,11 +6,13 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout2d"]
 
 
 class Dropout(Module):
     """Zero elements with probability p while training (survivors scaled by 1/(1-p))."""
+
+    _function = staticmethod(F.dropout)
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -20,7 +22,13 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.dropout(input, self.p, self.training, self.inplace)
+        return self._function(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(Dropout):
+    """Zero whole channels (feature maps) of an (N, C, H, W) input while training."""
+
+    _function = staticmethod(F.dropout2d)

@@ -1,11 +1,12 @@
-"""Flatten: merge dims start_dim..end_dim into one (by default all but the batch dim)."""
+"""Flatten: merge dims start_dim..end_dim into one (by default all but the batch dim); Unflatten:
+split one dim back into several."""
 
 from __future__ import annotations
 
 from ..._tensor import Tensor
 from .module import Module
 
-__all__ = ["Flatten"]
+__all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
@@ -21,3 +22,22 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """``input.unflatten(dim, unflattened_size)``: the inverse of Flatten, e.g. (N, 12) -> (N, 3, 4)."""
+
+    def __init__(self, dim: int, unflattened_size: tuple[int, ...] | list[int]) -> None:
+        super().__init__()
+        if not isinstance(dim, int):
+            raise TypeError("invalid argument type for dim parameter")
+        if not isinstance(unflattened_size, (tuple, list)) or not all(isinstance(n, int) for n in unflattened_size):
+            raise TypeError("unflattened_size must be a tuple of ints, but found type " + type(unflattened_size).__name__)
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

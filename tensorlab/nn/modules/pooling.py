@@ -13,7 +13,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -85,3 +85,18 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    """Average each map down to ``output_size`` (an int, or (H, W) with None keeping that dim),
+    whatever the input's size: e.g. ``AdaptiveAvgPool2d(1)`` is global average pooling."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
