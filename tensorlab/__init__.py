@@ -18,6 +18,7 @@ from ._creation import (
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     tensor,
