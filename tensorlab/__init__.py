@@ -88,6 +88,7 @@ from .ops.exp_log import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
+from .ops.histograms import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.inplace_views import as_strided_
@@ -98,6 +99,7 @@ from .ops.movement import *  # noqa: F403
 from .ops.normal import normal
 from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.sampling import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
 from .ops.sorting import *  # noqa: F403

@@ -24,6 +24,7 @@ from .ops import (
     exp_log,
     extrema,
     gather_scatter,
+    histograms,
     index_slices,
     indexing,
     inplace,
@@ -34,6 +35,7 @@ from .ops import (
     movement,
     normal,
     reduction,
+    sampling,
     sorting,
     trig,
     unary_math,
@@ -532,6 +534,9 @@ class MoreMathMethods:
     erf_, erfc_, erfinv_ = inplace.erf_, inplace.erfc_, inplace.erfinv_
     negative_ = inplace.neg_
     normal_ = normal.normal_
+    uniform_, random_, bernoulli_, bernoulli = sampling.uniform_, sampling.random_, sampling.bernoulli_, sampling.bernoulli
+    multinomial, apply_ = sampling.multinomial, inplace.apply_
+    bincount, histc = histograms.bincount, histograms.histc
     eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
     logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
     multiply_, subtract_, divide_, true_divide_ = inplace.mul_, inplace.sub_, inplace.div_, inplace.div_

@@ -391,3 +391,14 @@ def zero_(self: Tensor) -> Tensor:
 def _fill_as_zero(x: Tensor, value: Operand) -> Tensor:
     """zero_ is fill_ with 0; torch names its node ZeroBackward0."""
     return Fill.apply_as("ZeroBackward0", x, value)
+
+
+def apply_(self: Tensor, callable: Callable[[Any], Any]) -> Tensor:  # noqa: A002 - torch's name
+    """Call a Python function on every element, in place: slow (one Python call per element) and
+    invisible to autograd, which is why torch refuses it on a tensor that requires grad."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    flat = self._data.reshape(-1)
+    values = np.array([callable(v.item()) for v in flat], dtype=self.dtype.numpy).reshape(self._data.shape)
+    store_result(self, Tensor._from_array(values, self.dtype))
+    return self
