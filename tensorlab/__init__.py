@@ -45,12 +45,14 @@ from ._dtype import (
 from ._dtype import (
     bool_ as bool,  # noqa: A004 - torch's name
 )
+from ._dtype_limits import finfo, iinfo
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
 
 # issue 18: Generator (random_split(..., generator=)), save/load
 from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
+from ._printing import set_printoptions
 from ._random import (
     initial_seed,
     manual_seed,
@@ -65,6 +67,7 @@ from ._random import (
 )
 from ._storage import Storage
 from ._tensor import Size, Tensor, is_tensor, numel
+from ._threads import get_num_threads, set_num_threads
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
 from .ops import inplace as _inplace

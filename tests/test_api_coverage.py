@@ -107,8 +107,6 @@ PENDING: dict[str, str] = {}  # every branch of this round has landed
 
 _OP = "an op without an owner yet"
 NOT_YET: dict[str, str] = {
-    **dict.fromkeys(["torch.set_printoptions", "torch.set_num_threads", "torch.get_num_threads"], "process settings: tensorlab prints and computes one way"),
-    **dict.fromkeys(["torch.finfo", "torch.iinfo"], "dtype limits (eps, max) used in numerically careful code"),
     **dict.fromkeys([f"torch.nn.{n}" for n in "AdaptiveAvgPool2d Dropout2d Unflatten Upsample".split()], "a layer without an owner yet"),
     **dict.fromkeys([f"torch.nn.functional.{n}" for n in "adaptive_avg_pool2d interpolate normalize".split()], "a function without an owner yet"),
     **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer MultiheadAttention".split()] + ["torch.nn.functional.scaled_dot_product_attention"], "attention: after the recurrent layers"),
