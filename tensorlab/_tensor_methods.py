@@ -539,6 +539,8 @@ class MoreMathMethods:
     bincount, histc = histograms.bincount, histograms.histc
     eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
     logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
+    cumprod_, fmod_, lerp_, square_, rsqrt_, reciprocal_ = inplace.cumprod_, inplace.fmod_, inplace.lerp_, inplace.square_, inplace.rsqrt_, inplace.reciprocal_
+    logical_and_, logical_or_, logical_xor_ = inplace.logical_and_, inplace.logical_or_, inplace.logical_xor_
     multiply_, subtract_, divide_, true_divide_ = inplace.mul_, inplace.sub_, inplace.div_, inplace.div_
 
 

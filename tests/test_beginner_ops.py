@@ -244,3 +244,24 @@ def test_logspace_hypothesis(start: float, end: float, steps: int, base: float) 
 def test_tensor_methods_exist() -> None:
     for name in ("square", "rsqrt", "reciprocal", "fmod", "lerp", "logical_and", "logical_or", "logical_xor", "cumprod", "count_nonzero", "median", "mv", "diag"):
         assert callable(getattr(tl.Tensor, name)), name
+
+
+# --- the in-place forms -----------------------------------------------------------------------
+IN_PLACE_CASES = {
+    "square_": (lambda lib, a: (a * 1).square_(), [np.array([-2.0, 0.5, 3.0])]),
+    "rsqrt_": (lambda lib, a: (a * 1).rsqrt_(), [np.array([4.0, 0.25])]),
+    "reciprocal_": (lambda lib, a: (a * 1).reciprocal_(), [np.array([4.0, -0.5])]),
+    "fmod_": (lambda lib, a: (a * 1).fmod_(1.5), [np.array([-3.5, 2.0, 4.0])]),
+    "lerp_": (lambda lib, a, b: (a * 1).lerp_(b, 0.25), [np.array([0.0, 1.0]), np.array([2.0, -1.0])]),
+    "cumprod_": (lambda lib, a: (a * 1).cumprod_(0), [np.array([2.0, 0.0, 3.0])]),
+    "logical_and_": (lambda lib, a, b: a.logical_and_(b), [np.array([1.0, 0.0, 2.0]), np.array([1.0, 1.0, 0.0])]),
+    "logical_or_": (lambda lib, a, b: a.logical_or_(b), [np.array([1, 0, 0]), np.array([0, 0, 3])]),
+    "logical_xor_": (lambda lib, a, b: a.logical_xor_(b), [np.array([True, False]), np.array([True, True])]),
+    "namespace square_": (lambda lib, a: lib.square_(a), [np.array([3, -4])]),
+}
+
+
+@pytest.mark.parametrize("name", list(IN_PLACE_CASES))
+def test_in_place_forms(name: str) -> None:
+    fn, arrays = IN_PLACE_CASES[name]
+    check_op(fn, *arrays, grad=name.startswith(("square", "rsqrt", "reciprocal", "fmod", "lerp", "cumprod")))
