@@ -18,6 +18,7 @@ from ._creation import (
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     tensor,
@@ -44,12 +45,14 @@ from ._dtype import (
 from ._dtype import (
     bool_ as bool,  # noqa: A004 - torch's name
 )
+from ._dtype_limits import finfo, iinfo
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
 
 # issue 18: Generator (random_split(..., generator=)), save/load
 from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
+from ._printing import set_printoptions
 from ._random import (
     initial_seed,
     manual_seed,
@@ -64,6 +67,7 @@ from ._random import (
 )
 from ._storage import Storage
 from ._tensor import Size, Tensor, is_tensor, numel
+from ._threads import get_num_threads, set_num_threads
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled
 from .ops import inplace as _inplace
@@ -87,6 +91,7 @@ from .ops.exp_log import *  # noqa: F403
 from .ops.extrema import *  # noqa: F403
 from .ops.gather_scatter import *  # noqa: F403
 from .ops.grids import *  # noqa: F403
+from .ops.histograms import *  # noqa: F403
 from .ops.index_slices import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.inplace_views import as_strided_
@@ -97,6 +102,7 @@ from .ops.movement import *  # noqa: F403
 from .ops.normal import normal
 from .ops.pooling import *  # noqa: F403
 from .ops.reduction import *  # noqa: F403
+from .ops.sampling import *  # noqa: F403
 from .ops.softmax import torch_log_softmax as log_softmax
 from .ops.softmax import torch_softmax as softmax
 from .ops.sorting import *  # noqa: F403

@@ -281,6 +281,19 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
     return _finish(Tensor._from_array(values.astype(target.numpy), target), requires_grad)
 
 
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """base ** linspace(start, end, steps): points evenly spaced on a log scale (learning-rate sweeps)."""
+    check_device(device)
+    target = to_dtype(dtype) if dtype is not None else get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    exponents = linspace(start, end, steps, dtype=_dtype.float64)._data
+    values = np.power(float(base), exponents)
+    if not target.is_floating_point:
+        values = np.trunc(values)
+    return _finish(Tensor._from_array(values.astype(target.numpy), target), requires_grad)
+
+
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     check_device(device)
     target = to_dtype(dtype) if dtype is not None else get_default_dtype()

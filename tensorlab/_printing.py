@@ -22,18 +22,53 @@ same as torch's.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ._dtype import bool_, float16, get_default_dtype, int64
 
-__all__ = ["tensor_repr"]
+__all__ = ["set_printoptions", "tensor_repr"]
 
-PRECISION = 4  # decimals shown for floats
-THRESHOLD = 1000  # more elements than this: summarise
-EDGE_ITEMS = 3  # entries kept at each end of a summarised dim
-LINE_WIDTH = 80
+
+@dataclass
+class PrintOptions:
+    """What ``set_printoptions`` changes; the defaults are torch's "default" profile."""
+
+    precision: int = 4  # decimals shown for floats
+    threshold: float = 1000  # more elements than this: summarise
+    edgeitems: int = 3  # entries kept at each end of a summarised dim
+    linewidth: int = 80
+    sci_mode: bool | None = None  # None: pick scientific notation from the values (rule 1 above)
+
+
+PRINT_OPTIONS = PrintOptions()
+_PROFILES = {
+    "default": PrintOptions(),
+    "short": PrintOptions(precision=2, edgeitems=2),
+    "full": PrintOptions(threshold=math.inf),
+}
+
+
+def set_printoptions(precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
+    """Change how every tensor prints from now on, as torch.set_printoptions: a ``profile``
+    ("default", "short", "full") first, then each option given. ``sci_mode`` is always set:
+    leaving it out goes back to choosing from the values."""
+    if profile is not None:
+        chosen = _PROFILES[profile]
+        PRINT_OPTIONS.precision, PRINT_OPTIONS.threshold = chosen.precision, chosen.threshold
+        PRINT_OPTIONS.edgeitems, PRINT_OPTIONS.linewidth = chosen.edgeitems, chosen.linewidth
+    if precision is not None:
+        PRINT_OPTIONS.precision = precision
+    if threshold is not None:
+        PRINT_OPTIONS.threshold = threshold
+    if edgeitems is not None:
+        PRINT_OPTIONS.edgeitems = edgeitems
+    if linewidth is not None:
+        PRINT_OPTIONS.linewidth = linewidth
+    PRINT_OPTIONS.sci_mode = sci_mode
 
 
 class _Formatter:
@@ -57,46 +92,50 @@ class _Formatter:
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
         spread_out = largest / smallest > 1000.0 or largest > 1.0e8
         self.sci_mode = spread_out if self.int_mode else spread_out or smallest < 1.0e-4
+        if PRINT_OPTIONS.sci_mode is not None:  # set_printoptions(sci_mode=...) overrides the choice
+            self.sci_mode = PRINT_OPTIONS.sci_mode
+        precision = PRINT_OPTIONS.precision
         if self.sci_mode:
-            pattern, extra = f"{{:.{PRECISION}e}}", 0
+            pattern, extra = f"{{:.{precision}e}}", 0
         elif self.int_mode:
             pattern, extra = "{:.0f}", 1  # room for the trailing "."
         else:
-            pattern, extra = f"{{:.{PRECISION}f}}", 0
+            pattern, extra = f"{{:.{precision}f}}", 0
         for value in shown.tolist():
             self.width = max(self.width, len(pattern.format(value)) + extra)
 
     def format(self, value: Any) -> str:
+        precision = PRINT_OPTIONS.precision
         if not self.is_float:
             text = str(value)
         elif self.sci_mode:
-            text = f"{value:{self.width}.{PRECISION}e}"
+            text = f"{value:{self.width}.{precision}e}"
         elif self.int_mode:
             text = f"{value:.0f}"
             if math.isfinite(value):
                 text += "."
         else:
-            text = f"{value:.{PRECISION}f}"
+            text = f"{value:.{precision}f}"
         return text.rjust(self.width)
 
 
 def _summarized(values: np.ndarray) -> np.ndarray:
-    """Only the values a summarised print shows: the first and last EDGE_ITEMS along every dim."""
+    """Only the values a summarised print shows: the first and last PRINT_OPTIONS.edgeitems along every dim."""
     for axis, size in enumerate(values.shape):
-        if size > 2 * EDGE_ITEMS:
-            keep = list(range(EDGE_ITEMS)) + list(range(size - EDGE_ITEMS, size))
+        if size > 2 * PRINT_OPTIONS.edgeitems:
+            keep = list(range(PRINT_OPTIONS.edgeitems)) + list(range(size - PRINT_OPTIONS.edgeitems, size))
             values = np.take(values, keep, axis=axis)
     return values
 
 
 def _vector(values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
-    """``[a, b, c]``, as many per line as fit in LINE_WIDTH, continuation lines indented."""
-    per_line = max(1, (LINE_WIDTH - indent) // (formatter.width + 2))
-    if summarize and values.shape[0] > 2 * EDGE_ITEMS:
+    """``[a, b, c]``, as many per line as fit in PRINT_OPTIONS.linewidth, continuation lines indented."""
+    per_line = max(1, (PRINT_OPTIONS.linewidth - indent) // (formatter.width + 2))
+    if summarize and values.shape[0] > 2 * PRINT_OPTIONS.edgeitems:
         items = (
-            [formatter.format(v) for v in values[:EDGE_ITEMS].tolist()]
+            [formatter.format(v) for v in values[:PRINT_OPTIONS.edgeitems].tolist()]
             + [" ..."]
-            + [formatter.format(v) for v in values[-EDGE_ITEMS:].tolist()]
+            + [formatter.format(v) for v in values[-PRINT_OPTIONS.edgeitems:].tolist()]
         )
     else:
         items = [formatter.format(v) for v in values.tolist()]
@@ -111,10 +150,10 @@ def _nested(values: np.ndarray, indent: int, summarize: bool, formatter: _Format
     if values.ndim == 1:
         return _vector(values, indent, summarize, formatter)
     size = values.shape[0]
-    if summarize and size > 2 * EDGE_ITEMS:
-        rows = [_nested(values[i], indent + 1, summarize, formatter) for i in range(EDGE_ITEMS)]
+    if summarize and size > 2 * PRINT_OPTIONS.edgeitems:
+        rows = [_nested(values[i], indent + 1, summarize, formatter) for i in range(PRINT_OPTIONS.edgeitems)]
         rows.append("...")
-        rows += [_nested(values[i], indent + 1, summarize, formatter) for i in range(size - EDGE_ITEMS, size)]
+        rows += [_nested(values[i], indent + 1, summarize, formatter) for i in range(size - PRINT_OPTIONS.edgeitems, size)]
     else:
         rows = [_nested(values[i], indent + 1, summarize, formatter) for i in range(size)]
     return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
@@ -124,14 +163,14 @@ def _values_str(t: Any, indent: int) -> str:
     values = t._data
     if t.dtype is float16:  # torch formats half precision through float32
         values = values.astype(np.float32)
-    summarize = values.size > THRESHOLD
+    summarize = values.size > PRINT_OPTIONS.threshold
     shown = _summarized(values) if summarize else values
     formatter = _Formatter(shown, t.dtype.is_floating_point)
     return _nested(values, indent, summarize, formatter)
 
 
 def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
-    """Append ``, suffix`` on the same line while it fits in LINE_WIDTH, else on a new line.
+    """Append ``, suffix`` on the same line while it fits in PRINT_OPTIONS.linewidth, else on a new line.
 
     Fit is measured on torch's spelling ("torch.int32"), so lines break where torch's do.
     """
@@ -139,7 +178,7 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     last_line_length = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         torch_length = len(suffix.replace("tensorlab.", "torch."))
-        if last_line_length + torch_length + 2 > LINE_WIDTH:
+        if last_line_length + torch_length + 2 > PRINT_OPTIONS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_length = indent + torch_length
         else:

@@ -24,6 +24,7 @@ from .ops import (
     exp_log,
     extrema,
     gather_scatter,
+    histograms,
     index_slices,
     indexing,
     inplace,
@@ -34,6 +35,7 @@ from .ops import (
     movement,
     normal,
     reduction,
+    sampling,
     sorting,
     trig,
     unary_math,
@@ -238,6 +240,19 @@ class ReductionMethods:
     msort = sorting.msort
     topk = sorting.topk
     kthvalue = sorting.kthvalue
+    median = sorting.median
+    square = unary_math.square
+    rsqrt = unary_math.rsqrt
+    reciprocal = unary_math.reciprocal
+    fmod = arithmetic.fmod
+    lerp = arithmetic.lerp
+    logical_and = comparison.logical_and
+    logical_or = comparison.logical_or
+    logical_xor = comparison.logical_xor
+    cumprod = reduction.cumprod
+    count_nonzero = reduction.count_nonzero
+    mv = linalg.mv
+    diag = linalg.diag
     var = variance.var
     std = variance.std
     logsumexp = reduction.logsumexp
@@ -519,8 +534,13 @@ class MoreMathMethods:
     erf_, erfc_, erfinv_ = inplace.erf_, inplace.erfc_, inplace.erfinv_
     negative_ = inplace.neg_
     normal_ = normal.normal_
+    uniform_, random_, bernoulli_, bernoulli = sampling.uniform_, sampling.random_, sampling.bernoulli_, sampling.bernoulli
+    multinomial, apply_ = sampling.multinomial, inplace.apply_
+    bincount, histc = histograms.bincount, histograms.histc
     eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
     logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
+    cumprod_, fmod_, lerp_, square_, rsqrt_, reciprocal_ = inplace.cumprod_, inplace.fmod_, inplace.lerp_, inplace.square_, inplace.rsqrt_, inplace.reciprocal_
+    logical_and_, logical_or_, logical_xor_ = inplace.logical_and_, inplace.logical_or_, inplace.logical_xor_
     multiply_, subtract_, divide_, true_divide_ = inplace.mul_, inplace.sub_, inplace.div_, inplace.div_
 
 

@@ -107,11 +107,6 @@ PENDING: dict[str, str] = {}  # every branch of this round has landed
 
 _OP = "an op without an owner yet"
 NOT_YET: dict[str, str] = {
-    **dict.fromkeys([f"torch.{n}" for n in "logspace cumprod median count_nonzero rsqrt square reciprocal fmod lerp mv diag logical_and logical_or bernoulli multinomial bincount histc".split()], _OP),
-    **dict.fromkeys(["torch.set_printoptions", "torch.set_num_threads", "torch.get_num_threads"], "process settings: tensorlab prints and computes one way"),
-    **dict.fromkeys(["torch.finfo", "torch.iinfo"], "dtype limits (eps, max) used in numerically careful code"),
-    **dict.fromkeys([f"torch.Tensor.{n}" for n in "uniform_ random_ bernoulli_".split()], "in-place random fills (weight init in DCGAN-style code)"),
-    **dict.fromkeys(["torch.Tensor.apply_", "torch.Tensor.diag"], _OP),
     **dict.fromkeys([f"torch.nn.{n}" for n in "Transformer TransformerEncoder TransformerEncoderLayer".split()], "attention: after the recurrent layers"),
 }
 

@@ -43,6 +43,8 @@ DIFFERENTIABLE: dict[str, tuple[Callable[..., Any], tuple]] = {
     "divide": (lambda x, y: arithmetic.divide(y, x), (POSITIVE, ROW)),
     "exp": (lambda x: unary_math.exp(x), (ANY,)),
     "floor": (lambda x: unary_math.floor(x), (ANY,)),
+    "fmod": (lambda x, y: arithmetic.fmod(x, y), (lambda: away_from(uniform(-4, 4), 1.5, 0.2), lambda: np.full((3,), 1.5))),
+    "lerp": (lambda x, y, w: arithmetic.lerp(x, y, w), (ANY, ROW, ROW)),
     "log": (lambda x: unary_math.log(x), (POSITIVE,)),
     "maximum": (lambda x, y: arithmetic.maximum(x, y), (ANY, ROW)),
     "minimum": (lambda x, y: arithmetic.minimum(x, y), (ANY, ROW)),
@@ -51,13 +53,16 @@ DIFFERENTIABLE: dict[str, tuple[Callable[..., Any], tuple]] = {
     "neg": (lambda x: unary_math.neg(x), (ANY,)),
     "negative": (lambda x: unary_math.negative(x), (ANY,)),
     "pow": (lambda x, y: arithmetic.pow(x, y), (POSITIVE, ROW)),
+    "reciprocal": (lambda x: unary_math.reciprocal(x), (ANY,)),
     "relu": (lambda x: unary_math.relu(x), (ANY,)),
     "remainder": (lambda x, y: arithmetic.remainder(x, y), (lambda: away_from(uniform(0.1, 4), 1.5, 0.2), lambda: np.full((3,), 1.5))),
     "round": (lambda x: unary_math.round(x, decimals=1), (lambda: away_from(uniform(-2, 2), 0.1, 0.02) + 0.05,)),
+    "rsqrt": (lambda x: unary_math.rsqrt(x), (POSITIVE,)),
     "sigmoid": (lambda x: unary_math.sigmoid(x), (ANY,)),
     "sign": (lambda x: unary_math.sign(x), (ANY,)),
     "sin": (lambda x: unary_math.sin(x), (ANY,)),
     "sqrt": (lambda x: unary_math.sqrt(x), (POSITIVE,)),
+    "square": (lambda x: unary_math.square(x), (ANY,)),
     "sub": (lambda x, y: arithmetic.sub(x, y), (ANY, ROW)),
     "subtract": (lambda x: arithmetic.subtract(2.0, x), (ANY,)),
     "tanh": (lambda x: unary_math.tanh(x), (ANY,)),
@@ -69,11 +74,11 @@ DIFFERENTIABLE: dict[str, tuple[Callable[..., Any], tuple]] = {
 NOT_DIFFERENTIABLE = {
     "allclose", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "eq", "equal", "ge",
     "greater", "greater_equal", "gt", "isclose", "isfinite", "isinf", "isnan", "le", "less",
-    "less_equal", "logical_not", "lt", "ne", "not_equal",
+    "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal",
 }
 # Ops whose backward raises, as torch's does.
 NO_DERIVATIVE = {"floor_divide"}
-TWICE_DIFFERENTIABLE = ["add", "cos", "div", "exp", "log", "mul", "pow", "sigmoid", "sin", "sqrt", "tanh", "where"]
+TWICE_DIFFERENTIABLE = ["add", "cos", "div", "exp", "lerp", "log", "mul", "pow", "reciprocal", "rsqrt", "sigmoid", "sin", "sqrt", "square", "tanh", "where"]
 
 
 def inputs_for(name: str) -> tuple:

@@ -20,7 +20,7 @@ from .comparison import where
 from .promotion import Operand, _dtype_of, _not_implemented_for, _operand, _restore, _save, binary
 
 __all__ = [
-    "add", "div", "divide", "floor_divide", "maximum", "minimum", "mul", "multiply", "pow",
+    "add", "div", "divide", "floor_divide", "fmod", "lerp", "maximum", "minimum", "mul", "multiply", "pow",
     "remainder", "sub", "subtract", "true_divide",
 ]
 
@@ -228,6 +228,29 @@ class Remainder(Function):
         return grad, (-grad * div(x, y, rounding_mode="floor")) if ctx.needs_input_grad[1] else None
 
 
+class Fmod(Function):
+    """z = x - trunc(x/y)*y (sign of the dividend, like C's fmod). dz/dx = 1, dz/dy = -trunc(x/y).
+
+    Compare ``remainder``: same idea, but the quotient is rounded toward zero, not down."""
+
+    backward_name = "FmodBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
+        _save(ctx, x, y)
+        dt = _dtype_of(x, y)
+        if dt is bool_:
+            raise _not_implemented_for("fmod_cpu", dt)
+        _check_integer_division(y, dt)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return binary(np.fmod, x, y, dt)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        x, y = _restore(ctx)
+        return grad, (-grad * div(x, y, rounding_mode="trunc")) if ctx.needs_input_grad[1] else None
+
+
 def _integer_power(base: Any, exponent: Any) -> Any:
     """Integer ``base ** exponent`` where exponents may be negative: 1/base^n truncated to an integer
     is 0 except for bases 1 and -1, as in torch (NumPy refuses negative integer powers)."""
@@ -406,3 +429,22 @@ def maximum(x: Tensor, y: Tensor) -> Tensor:
 def minimum(x: Tensor, y: Tensor) -> Tensor:
     return Minimum.apply(x, y)
 
+
+
+def fmod(input: Tensor, other: Operand) -> Tensor:  # noqa: A002
+    require_tensors("fmod", ("input", input))
+    if isinstance(other, Tensor):
+        return Fmod.apply_as("FmodBackward1", input, other)
+    return Fmod.apply(input, other)
+
+
+def lerp(input: Tensor, end: Tensor, weight: Operand) -> Tensor:  # noqa: A002
+    """start + weight * (end - start): a straight line from start (weight 0) to end (weight 1).
+
+    Built from sub, mul and add, so autograd derives its gradients (dz/dstart = 1 - weight,
+    dz/dend = weight, dz/dweight = end - start)."""
+    if end.dtype is not input.dtype:
+        raise RuntimeError(f"expected dtype {input.dtype} for `end` but got dtype {end.dtype}")
+    if not input.dtype.is_floating_point:
+        raise _not_implemented_for("lerp_kernel_scalar", input.dtype)
+    return input + weight * (end - input)

@@ -23,7 +23,7 @@ from .promotion import Operand, _check_fits, _dtype_of, _not_implemented_for, _o
 __all__ = [
     "allclose", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "eq", "equal", "ge",
     "greater", "greater_equal", "gt", "isclose", "isfinite", "isinf", "isnan", "le", "less",
-    "less_equal", "logical_not", "lt", "ne", "not_equal", "where",
+    "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal", "where",
 ]
 
 
@@ -80,6 +80,17 @@ greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 def logical_not(x: Tensor) -> Tensor:
     return unary(np.logical_not, x, bool_)
+
+
+def _logical(ufunc: Callable) -> Callable[[Operand, Operand], Tensor]:
+    def logical(x: Operand, y: Operand) -> Tensor:
+        """Elementwise truth test: any nonzero value counts as True; the result is bool."""
+        return binary(ufunc, x, y, out_dtype=bool_)
+
+    return logical
+
+
+logical_and, logical_or, logical_xor = (_logical(f) for f in (np.logical_and, np.logical_or, np.logical_xor))
 
 
 def _bitwise(ufunc: Callable, name: str) -> Callable[[Operand, Operand], Tensor]:

@@ -54,6 +54,7 @@ class return_types:  # noqa: N801 - torch's name
     sort = _values_and_indices("sort")
     topk = _values_and_indices("topk")
     kthvalue = _values_and_indices("kthvalue")
+    median = _values_and_indices("median")
 
 
 def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_is_tie: bool) -> Tensor:

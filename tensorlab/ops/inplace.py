@@ -22,13 +22,13 @@ from .._tensor import Tensor
 from ..autograd.copy_slices import check_view_write, write_through_view
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
-from .arithmetic import add, div, floor_divide, mul, pow, remainder, sub  # noqa: A004 - torch's names
+from .arithmetic import add, div, floor_divide, fmod, lerp, mul, pow, remainder, sub  # noqa: A004 - torch's names
 from .broadcasting import broadcast_pair
-from .comparison import bitwise_not, eq, ge, gt, le, logical_not, lt, ne
+from .comparison import bitwise_not, eq, ge, gt, le, logical_and, logical_not, logical_or, logical_xor, lt, ne
 from .erf import erf, erfc, erfinv
 from .exp_log import exp2, expm1, log1p, log2, log10
 from .promotion import Operand, _check_fits, _operand
-from .reduction import cumsum
+from .reduction import cumprod, cumsum
 from .trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, tan
 from .unary_math import (  # torch's names, shadowing builtins as in the ops they name
     abs,  # noqa: A004
@@ -39,12 +39,15 @@ from .unary_math import (  # torch's names, shadowing builtins as in the ops the
     floor,
     log,
     neg,
+    reciprocal,
     relu,
     round,  # noqa: A004
+    rsqrt,
     sigmoid,
     sign,
     sin,
     sqrt,
+    square,
     tanh,
     trunc,
 )
@@ -307,12 +310,40 @@ def cumsum_(self: Tensor, dim: int) -> Tensor:
     return inplace(cumsum, self, dim)
 
 
+def cumprod_(self: Tensor, dim: int) -> Tensor:
+    """In-place running product along ``dim``."""
+    return inplace(cumprod, self, dim)
+
+
+def fmod_(self: Tensor, other: Operand) -> Tensor:
+    return inplace(fmod, self, other)
+
+
+def lerp_(self: Tensor, end: Tensor, weight: Operand) -> Tensor:
+    return inplace(lerp, self, end, weight)
+
+
+square_, rsqrt_, reciprocal_ = _unary_inplace(square), _unary_inplace(rsqrt), _unary_inplace(reciprocal)
+
+
+def _logical_inplace(op: Callable[[Operand, Operand], Tensor]) -> Callable[[Tensor, Operand], Tensor]:
+    def op_(self: Tensor, other: Operand) -> Tensor:
+        """self becomes 1 where the test holds, else 0, in self's own dtype."""
+        return inplace(op, self, other)
+
+    return op_
+
+
+logical_and_, logical_or_, logical_xor_ = (_logical_inplace(f) for f in (logical_and, logical_or, logical_xor))
+
+
 # torch has the in-place unary ops in its namespace too: ``torch.sin_(x)`` is ``x.sin_()``
 NAMESPACE_INPLACE = (
     "abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clip_", "cos_", "cosh_",
     "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "floor_", "log10_", "log1p_", "log2_", "log_", "neg_",
     "negative_", "relu_", "round_", "sigmoid_", "sin_", "sinh_", "sqrt_", "tan_", "tanh_", "trunc_", "zero_",
     "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_",
+    "reciprocal_", "rsqrt_", "square_",
 )
 negative_ = neg_
 clip_ = clamp_
@@ -391,3 +422,14 @@ def zero_(self: Tensor) -> Tensor:
 def _fill_as_zero(x: Tensor, value: Operand) -> Tensor:
     """zero_ is fill_ with 0; torch names its node ZeroBackward0."""
     return Fill.apply_as("ZeroBackward0", x, value)
+
+
+def apply_(self: Tensor, callable: Callable[[Any], Any]) -> Tensor:  # noqa: A002 - torch's name
+    """Call a Python function on every element, in place: slow (one Python call per element) and
+    invisible to autograd, which is why torch refuses it on a tensor that requires grad."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    flat = self._data.reshape(-1)
+    values = np.array([callable(v.item()) for v in flat], dtype=self.dtype.numpy).reshape(self._data.shape)
+    store_result(self, Tensor._from_array(values, self.dtype))
+    return self

@@ -30,7 +30,7 @@ from ..autograd.function import Function, FunctionCtx
 from .broadcasting import broadcast_pair, sum_to_shape
 from .views import expand_layout
 
-__all__ = ["addmm", "bmm", "dot", "matmul", "mm", "outer"]
+__all__ = ["addmm", "bmm", "diag", "dot", "matmul", "mm", "mv", "outer"]
 
 # How torch spells dtypes in mm's kernel errors: C++ type names (others use dtype.scalar_type).
 _CPP_NAMES = {
@@ -385,3 +385,41 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:  # noqa: A002
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     return input.reshape(-1, 1) * vec2
 
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
+    """matrix @ vector, and nothing else: unlike matmul it refuses other shapes."""
+    _require_tensors("mv", input, vec, ("input", "vec"))
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+    _check_mv(input.shape, input.dtype, vec.shape, vec.dtype)
+    return Matmul.apply_as("MvBackward0", input, vec)
+
+
+class DiagEmbed(Function):
+    """A vector laid on the ``offset``-th diagonal of a zero square matrix. Backward reads that
+    diagonal back out of the gradient."""
+
+    backward_name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, v: Tensor, offset: int) -> Tensor:
+        ctx.offset = offset
+        return Tensor._from_array(np.diag(v._data, offset), v.dtype)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        return grad.diagonal(ctx.offset).clone(), None
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """Vector -> matrix with it on a diagonal; matrix -> a *copy* of its diagonal.
+
+    ``diagonal`` > 0 is above the main diagonal, < 0 below. For a matrix, torch.diagonal gives
+    the same values as a view; diag copies them.
+    """
+    if input.ndim == 1:
+        return DiagEmbed.apply(input, diagonal)
+    if input.ndim == 2:
+        return input.diagonal(diagonal).clone()
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")

@@ -25,7 +25,7 @@ from ..autograd.grad_mode import state as grad_state
 from .comparison import where
 from .unary_math import sign
 
-__all__ = ["all", "any", "cumsum", "logsumexp", "mean", "norm", "prod", "sum", "trace"]
+__all__ = ["all", "any", "count_nonzero", "cumprod", "cumsum", "logsumexp", "mean", "norm", "prod", "sum", "trace"]
 
 
 # --- dims and shapes: the bookkeeping every reduction shares -------------------------------
@@ -310,6 +310,82 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:  # noqa: A0
     if out is bool_:
         raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     return Cumsum.apply(input, _wrap_dim(dim, input.ndim), out)
+
+
+class Cumprod(Function):
+    """z_i = x_0 * ... * x_i along dim.
+
+    dz_j/dx_i = z_j / x_i for j >= i, so without zeros the gradient is
+    reversed_cumsum(grad * z) / x. A zero breaks the division: as torch does, positions before
+    the first zero of a slice use that formula, the first zero itself gets the sum over j of
+    grad_j * (product of the others up to j), and everything after the first zero gets 0
+    (each of its products contains the first zero).
+    """
+
+    backward_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, dim: int, out: dtype) -> Tensor:
+        ctx.dim = dim
+        ctx.save_for_backward(x)
+        if not x.ndim:
+            return Tensor._from_array(x._data.astype(out.numpy), out)
+        return Tensor._from_array(np.cumprod(x._data, axis=dim, dtype=accumulate_dtype(out)), out)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        if not x.ndim:
+            return grad.clone(), None, None
+        return CumprodBackward.apply(x, grad, ctx.dim), None, None
+
+
+def _cumprod_grad(x: np.ndarray, grad: np.ndarray, axis: int) -> np.ndarray:
+    """The gradient of cumprod along ``axis``, zero by zero (see ``Cumprod``), one slice at a time."""
+    x = np.moveaxis(x, axis, -1)
+    grad = np.moveaxis(grad, axis, -1)
+    result = np.zeros(np.broadcast_shapes(x.shape, grad.shape), dtype=np.result_type(x, grad))
+    for index in np.ndindex(*x.shape[:-1]):
+        row, g = x[index], grad[index]
+        zeros = np.flatnonzero(row == 0)
+        first = zeros[0] if zeros.size else row.size
+        out = np.zeros_like(result[index])
+        before = row[:first]
+        if first:
+            z = np.cumprod(before)
+            out[:first] = np.flip(np.cumsum(np.flip(g[:first] * z))) / before
+        if first < row.size:
+            prefix = np.prod(before)  # product of everything before the zero
+            after = np.cumprod(np.concatenate([[1], row[first + 1 :]]))  # products past the zero
+            out[first] = prefix * np.sum(g[first:] * after)
+        result[index] = out
+    return np.moveaxis(result, -1, axis)
+
+
+class CumprodBackward(Function):
+    """cumprod's backward as its own node; it is differentiated only once (no double backward)."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor, grad: Tensor, dim: int) -> Tensor:
+        return Tensor._from_array(_cumprod_grad(x._data, grad._data, dim).astype(x.dtype.numpy), x.dtype)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
+        raise RuntimeError("tensorlab: cumprod has no double backward")
+
+
+def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    require_single_dim("cumprod", dim)
+    out = _sum_dtype(input, dtype)
+    if out is bool_:
+        raise NotImplementedError("\"cumprod_out_cpu\" not implemented for 'Bool'")
+    return Cumprod.apply(input, _wrap_dim(dim, input.ndim), out)
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
+    """How many elements are not zero (over all dims, or over ``dim``): an int64 count, no gradient."""
+    dims = normalize_dims(dim, input.ndim)
+    return Tensor._from_array(reduced(np.count_nonzero(input._data, axis=axes_of(input, dims))).astype(np.int64), int64)
 
 
 # --- all and any: logical reductions, no gradient -----------------------------------------

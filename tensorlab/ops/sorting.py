@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import int64
+from .._dtype import bool_, int64
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .extrema import return_types
@@ -106,4 +106,36 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     return return_types.kthvalue(*PickAlongDim.apply_as("KthvalueBackward0", input, axis, positions, not keepdim))
 
 
-__all__ = ["argsort", "kthvalue", "msort", "sort", "topk"]
+def _lower_median_positions(data: np.ndarray, axis: int) -> np.ndarray:
+    """Where the median of each slice sits: for an even count torch takes the *lower* of the two
+    middle elements (no averaging, so the median is always an element and has an index). A slice
+    with a NaN has median NaN, at the index of its first NaN."""
+    middle = (data.shape[axis] - 1) // 2
+    positions = np.take(stable_order(data, axis, descending=False), [middle], axis=axis)
+    if data.dtype.kind == "f":
+        is_nan = np.isnan(data)
+        first_nan = np.argmax(is_nan, axis=axis, keepdims=True)
+        positions = np.where(is_nan.any(axis=axis, keepdims=True), first_nan, positions)
+    return positions
+
+
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:  # noqa: A002
+    """The lower median of all elements (a 0-d tensor), or ``(values, indices)`` along ``dim``.
+
+    Its gradient goes to the one element picked, like kthvalue's."""
+    if input.dtype is bool_:
+        raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
+    if dim is None:
+        flat = input.reshape(-1)
+        if not flat.numel():
+            return Tensor._from_array(np.array(np.nan, dtype=input.dtype.numpy), input.dtype)
+        positions = _lower_median_positions(flat._data, 0)
+        return PickAlongDim.apply_as("MedianBackward0", flat, 0, positions, True)[0]
+    data, axis = _data_and_axis(input, dim)
+    if not data.shape[axis]:
+        raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
+    positions = _lower_median_positions(data, axis)
+    return return_types.median(*PickAlongDim.apply_as("MedianBackward1", input, axis, positions, not keepdim))
+
+
+__all__ = ["argsort", "kthvalue", "median", "msort", "sort", "topk"]

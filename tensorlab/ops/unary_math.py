@@ -23,8 +23,8 @@ from .comparison import where
 from .promotion import Operand, _float_dtype, _not_implemented_for, _operand, _restore, _save, binary, unary
 
 __all__ = [
-    "abs", "ceil", "clamp", "clip", "cos", "exp", "floor", "log", "neg", "negative", "relu",
-    "round", "sigmoid", "sign", "sin", "sqrt", "tanh", "trunc",
+    "abs", "ceil", "clamp", "clip", "cos", "exp", "floor", "log", "neg", "negative", "reciprocal", "relu",
+    "round", "rsqrt", "sigmoid", "sign", "sin", "sqrt", "square", "tanh", "trunc",
 ]
 
 
@@ -322,6 +322,42 @@ def _sign(a: np.ndarray) -> np.ndarray:
 Sign = _zero_grad_unary("Sign", _sign)
 
 
+class Reciprocal(Function):
+    """z = 1/x. dz/dx = -1/x^2 = -z^2: the output is all backward needs."""
+
+    backward_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = unary(np.reciprocal, x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * -(z * z)
+
+
+class Rsqrt(Function):
+    """z = 1/sqrt(x). dz/dx = -x^(-3/2) / 2 = -z^3 / 2: again only the output is kept."""
+
+    backward_name = "RsqrtBackward0"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = unary(lambda a: 1 / np.sqrt(a), x, _float_dtype(x))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
+        (z,) = ctx.saved_tensors
+        return grad * (z * z * z) * -0.5
+
+
 class Round(Function):
     """Round half to even (2.5 -> 2.), to ``decimals`` places. Piecewise constant: dz/dx = 0."""
 
@@ -382,6 +418,15 @@ clip = clamp
 
 
 floor, ceil, sign, trunc = (one_input(op) for op in (Floor, Ceil, Sign, Trunc))
+reciprocal, rsqrt = one_input(Reciprocal), one_input(Rsqrt)
+
+
+def square(x: Tensor) -> Tensor:
+    """x * x. torch computes it as ``pow(x, 2)``, so integers stay integers (and bool becomes int64)."""
+    from .arithmetic import pow as power
+
+    require_tensors("square", ("input", x))
+    return power(x.long() if x.dtype is bool_ else x, 2)
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
