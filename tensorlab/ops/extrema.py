@@ -45,7 +45,7 @@ def _values_and_indices(name: str) -> type:
 
 class return_types:  # noqa: N801 - torch's name
     """What ``x.max(dim)``, ``x.min(dim)`` (and ``ops.sorting``'s sort, topk, kthvalue) return:
-    ``(values, indices)`` with names; ``max_out`` is what ``max(x, dim, out=(v, i))`` returns."""
+    ``(values, indices)`` with names; ``<op>_out`` is what ``max(x, dim, out=(v, i))`` and the like return."""
 
     max = _values_and_indices("max")
     min = _values_and_indices("min")
@@ -54,6 +54,9 @@ class return_types:  # noqa: N801 - torch's name
     sort = _values_and_indices("sort")
     topk = _values_and_indices("topk")
     kthvalue = _values_and_indices("kthvalue")
+    sort_out = _values_and_indices("sort_out")
+    topk_out = _values_and_indices("topk_out")
+    kthvalue_out = _values_and_indices("kthvalue_out")
     median = _values_and_indices("median")
 
 

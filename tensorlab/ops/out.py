@@ -120,8 +120,7 @@ def write_pair_into(name: str, result: tuple, out: Any) -> Any:
     values, indices = (write_into(name, got, part) for got, part in zip(result, out, strict=True))
     from .extrema import return_types
 
-    kind = getattr(return_types, f"{name}_out", None) or getattr(return_types, name)
-    return kind(values, indices)
+    return getattr(return_types, f"{name}_out")(values, indices)
 
 
 def accepts_out(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
