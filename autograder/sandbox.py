@@ -348,12 +348,13 @@ def collect_ranks(ranks: list[int], readers: list[int], timeout: float, grace: f
             if reader in ready:
                 chunk = os.read(reader, 1 << 16)
                 if chunk:
+                    before = received[rank][-1][-8:] if received[rank] else b""  # a marker split between reads
                     received[rank].append(chunk)
+                    if b'"raised"' in before + chunk:  # only the new bytes are searched, not everything so far
+                        deadline = min(deadline, time.monotonic() + grace)
                 else:
                     os.close(reader)
                     del open_readers[rank]
-        if any(b'"raised"' in b"".join(chunks) for chunks in received):
-            deadline = min(deadline, time.monotonic() + grace)
     for rank, pid in enumerate(ranks):
         if rank in open_readers:
             os.close(open_readers[rank])
