@@ -20,6 +20,7 @@ from ...autograd.grad_mode import is_grad_enabled
 from ...ops.broadcasting import broadcast_pair
 from ...ops.comparison import where
 from ...ops.softmax import log_softmax
+from .smooth_activation import softplus
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "mse_loss", "nll_loss"]
 
@@ -233,25 +234,6 @@ def _softplus(a: np.ndarray) -> np.ndarray:
     return np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a)))
 
 
-class Softplus(Function):
-    """softplus(x) = log(1 + exp(x)), computed without overflow; d/dx = sigmoid(x).
-
-    A differentiable op for BCE-with-logits' backward (a max/abs formula would have a kink at 0).
-    """
-
-    backward_name = "SoftplusBackward0"
-
-    @staticmethod
-    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
-        ctx.save_for_backward(x)
-        return Tensor._from_array(_softplus(x._data), x.dtype)
-
-    @staticmethod
-    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return grad * x.sigmoid()
-
-
 class BinaryCrossEntropyWithLogits(Function):
     """loss = w * ((1 - t) x + L softplus(-x)), L = 1 + (pos_weight - 1) t: BCE of sigmoid(x),
     computed from the logit so it never takes log(0).
@@ -289,7 +271,7 @@ class BinaryCrossEntropyWithLogits(Function):
         if ctx.needs_input_grad[1]:
             grad_t = -g * x
             if pos_weight is not None:
-                grad_t = grad_t + g * (pos_weight - 1) * Softplus.apply(-x)
+                grad_t = grad_t + g * (pos_weight - 1) * softplus(-x)  # differentiable: double backward
         return grad_x, grad_t, None, None, None
 
 
