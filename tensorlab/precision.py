@@ -14,6 +14,7 @@ conversions in ``tests/test_precision.py``. This module never imports torch.
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,6 +137,26 @@ def round_to_format(x: ArrayLike, fmt: str | FloatFormat) -> FloatArray:
     return _overflow(rounded, f)
 
 
+def round_one(x: float, fmt: str | FloatFormat) -> float:
+    """``round_to_format`` for one Python float, spelled with ``math`` instead of NumPy: the same two
+    roundings (``struct`` packs to float32 with ties to even), about 30 times faster per call. The
+    sequential sums below call it once per operation; tests check it against ``round_to_format``."""
+    f = get_format(fmt)
+    try:
+        value: float = struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:  # beyond float32's range: float32 itself would round it to inf
+        value = math.copysign(math.inf, x)
+    if f.name == "fp32" or math.isnan(value):
+        return value
+    if math.isfinite(value) and value != 0:
+        binade = max(math.frexp(value)[1] - 1, f.min_exponent)
+        q = math.ldexp(1.0, binade - f.mantissa_bits)
+        value = math.copysign(round(abs(value) / q) * q, value)  # round() rounds halves to even
+    if abs(value) > f.max:
+        return math.copysign(math.inf if f.has_infinity else f.max, value)
+    return value
+
+
 def spacing(x: ArrayLike, fmt: str | FloatFormat) -> FloatArray:
     """The gap between representable values of ``fmt`` at ``x`` (after rounding x), always positive.
 
@@ -147,3 +168,121 @@ def spacing(x: ArrayLike, fmt: str | FloatFormat) -> FloatArray:
     f = get_format(fmt)
     rounded = round_to_format(x, f)
     return np.where(np.isfinite(rounded), _quantum(rounded, f), np.nan)
+
+
+# --- the bits ----------------------------------------------------------------------------------
+def _fields(value: float, f: FloatFormat) -> tuple[int, int, int]:
+    """The (sign, exponent, mantissa) fields of a value already representable in ``f``."""
+    sign = int(math.copysign(1.0, value) < 0)
+    all_ones = 2**f.exponent_bits - 1
+    if math.isnan(value):  # a quiet NaN; e4m3fn has a single NaN pattern, S.1111.111
+        return sign, all_ones, 2**f.mantissa_bits - 1 if not f.has_infinity else 2 ** (f.mantissa_bits - 1)
+    if math.isinf(value):
+        return sign, all_ones, 0
+    magnitude = abs(value)
+    if magnitude < f.smallest_normal:  # subnormal (or zero): exponent field 0, no implicit leading 1
+        return sign, 0, int(magnitude / f.smallest_subnormal)
+    _, e = math.frexp(magnitude)  # magnitude = m * 2**e with 0.5 <= m < 1, so 2**(e-1) <= magnitude
+    fraction = magnitude / math.ldexp(1.0, e - 1) - 1  # the bits after the implicit 1.
+    return sign, e - 1 + f.bias, int(fraction * 2**f.mantissa_bits)
+
+
+def _value(exponent: int, mantissa: int, f: FloatFormat) -> float:
+    """A finite value from its exponent and mantissa fields (positive sign): the inverse of _fields."""
+    if exponent == 0:
+        return mantissa * f.smallest_subnormal
+    return math.ldexp(1 + mantissa / 2**f.mantissa_bits, exponent - f.bias)
+
+
+def bits_of(x: float, fmt: str | FloatFormat) -> tuple[str, str, str]:
+    """The sign, exponent and mantissa bits of ``x`` rounded to ``fmt``, as strings of 0s and 1s.
+
+    Read them as ``(-1)**sign * 2**(exponent - bias) * 1.mantissa``; an exponent of all zeros means
+    ``0.mantissa * 2**(1 - bias)`` (a subnormal) and all ones means inf (mantissa 0) or NaN. Notice
+    that 1.0 in bf16 is exactly the top half of 1.0 in fp32: bf16 *is* a truncated fp32. NaN is shown
+    as the quiet NaN ``1000...``; torch's conversions produce other NaN payloads depending on the path.
+    """
+    f = get_format(fmt)
+    sign, exponent, mantissa = _fields(float(round_to_format(x, f)), f)
+    return str(sign), format(exponent, f"0{f.exponent_bits}b"), format(mantissa, f"0{f.mantissa_bits}b")
+
+
+def neighbours(x: float, fmt: str | FloatFormat, count: int) -> FloatArray:
+    """``x`` rounded to ``fmt`` and the ``count`` representable values on each side of it, ascending.
+
+    Consecutive finite values have consecutive bit patterns (read as ``exponent * 2**mantissa_bits +
+    mantissa``), so stepping the pattern by one steps to the next value: this is why floats sort like
+    integers. Notice the gaps double at each power of two, and that below ``smallest_normal`` they stop
+    shrinking. The list stops at ``±max`` (so it is shorter there); an x that overflows is centred on
+    ``±max``. ``-0.0`` and ``0.0`` count as one value.
+    """
+    f = get_format(fmt)
+    centre = float(np.clip(round_to_format(x, f), -f.max, f.max))
+    if math.isnan(centre):
+        raise ValueError("NaN has no neighbours: it is not on the number line")
+    sign, exponent, mantissa = _fields(centre, f)
+    position = (-1 if sign else 1) * (exponent * 2**f.mantissa_bits + mantissa)
+    _, top_exponent, top_mantissa = _fields(f.max, f)
+    last = top_exponent * 2**f.mantissa_bits + top_mantissa
+    positions = range(max(position - count, -last), min(position + count, last) + 1)
+    values = [math.copysign(_value(abs(p) >> f.mantissa_bits, abs(p) % 2**f.mantissa_bits, f), p) for p in positions]
+    return np.array(values, dtype=np.float64)
+
+
+# --- rounding on purpose ---------------------------------------------------------------------------
+def stochastic_round(x: ArrayLike, fmt: str | FloatFormat, rng: np.random.Generator) -> FloatArray:
+    """Round ``x`` down or up to its two neighbours in ``fmt``, up with probability
+    ``(x - below) / (above - below)``.
+
+    Round-to-nearest is biased for a *sequence* of operations: adding 1 to a bf16 running sum of 256
+    adds nothing (the gap there is 2, and 257 rounds to the even 256), forever. Stochastic rounding
+    is right *in expectation* (``E[stochastic_round(x)] == x``), so small updates survive on average.
+    The seed's ``sround(x, p)`` does this on the fixed grid ``2**-p``; here the grid is the format's,
+    whose gap depends on x's binade, and x on the grid is kept as is (``sround`` divides 0 by 0 there).
+    x is used as the float64 it is (torch has no stochastic conversion to copy); beyond ``max`` it
+    overflows as ``round_to_format`` does.
+    """
+    f = get_format(fmt)
+    value = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        q = _quantum(value, f)
+        below = np.floor(value / q) * q  # exact: q is a power of two
+        go_up = rng.random(value.shape) < (value - below) / q
+        either_neighbour = np.copysign(np.where(go_up, below + q, below), value)  # -0.0 stays -0.0
+        rounded = np.where(np.isfinite(value), either_neighbour, value)
+    return _overflow(rounded, f)
+
+
+def naive_sum(values: ArrayLike, fmt: str | FloatFormat) -> float:
+    """Sum left to right with a running total held in ``fmt``: every addition is rounded.
+
+    Once the total is large, the gap at the total exceeds the values added and they vanish (summing
+    ``10**5`` fp16 ones stops at 2048). Each sum is computed in float64 and rounded to fmt, which is
+    the correctly rounded result (float64 has more than twice the bits of every format here)."""
+    f = get_format(fmt)
+    total = 0.0
+    for v in np.asarray(values, dtype=np.float64).ravel():
+        total = round_one(total + round_one(float(v), f), f)
+    return total
+
+
+def kahan_sum(values: ArrayLike, fmt: str | FloatFormat) -> float:
+    """Compensated (Kahan) summation with every intermediate held in ``fmt``.
+
+    ``compensation`` catches the low-order bits each addition drops (``(total + y) - total - y``,
+    exact in floating point when |total| >= |y|) and feeds them into the next addition, so the error
+    stays about one rounding of the result instead of growing with the number of terms. Compare it with
+    ``naive_sum``: same format, same values, very different answer. (``tl.dot`` gets the same effect
+    differently: it accumulates fp16 products in fp32.)"""
+    f = get_format(fmt)
+
+    def rounded(v: float) -> float:
+        return round_one(v, f)
+
+    total = compensation = 0.0
+    for v in np.asarray(values, dtype=np.float64).ravel():
+        y = rounded(rounded(float(v)) - compensation)
+        new_total = rounded(total + y)
+        compensation = rounded(rounded(new_total - total) - y)
+        total = new_total
+    return total

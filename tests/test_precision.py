@@ -15,7 +15,17 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tensorlab.precision import FORMATS, round_to_format, spacing
+from tensorlab.precision import (
+    FORMATS,
+    bits_of,
+    kahan_sum,
+    naive_sum,
+    neighbours,
+    round_one,
+    round_to_format,
+    spacing,
+    stochastic_round,
+)
 
 TORCH_DTYPES = {
     "fp32": torch.float32,
@@ -189,3 +199,146 @@ def test_spacing_is_positive_and_nan_beyond_the_range() -> None:
     assert spacing(-1.0, "bf16").item() == torch.finfo(torch.bfloat16).eps
     assert spacing(448.0, "fp8_e4m3").item() == 448.0 - torch_round([430.0], "fp8_e4m3")[0]
     assert np.isnan(spacing(math.inf, "fp16")) and np.isnan(spacing(1e6, "fp16"))
+
+
+# --- round_one: the scalar spelling used by the sums ---------------------------------------------------
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_round_one_is_round_to_format_on_edge_cases(fmt: str) -> None:
+    cases = edge_cases(fmt)
+    assert_same_floats(round_to_format(cases, fmt), np.array([round_one(v, fmt) for v in cases]), cases)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.one_of(any_float64, in_range_of("fp16"), in_range_of("fp8_e4m3")), fmt=st.sampled_from(list(TORCH_DTYPES)))
+def test_round_one_matches_torch(value: float, fmt: str) -> None:
+    assert_same_floats(torch_round([value], fmt), np.array([round_one(value, fmt)]), [value])
+
+
+# --- bits_of ---------------------------------------------------------------------------------------------
+def torch_bit_patterns(fmt: str) -> tuple[np.ndarray, list[str]]:
+    """Every bit pattern of an 8-bit format, every 7th of a 16-bit one (and the last), as torch reads
+    them: the values and the patterns written as strings of 0s and 1s."""
+    dtype = TORCH_DTYPES[fmt]
+    width = torch.finfo(dtype).bits
+    step = 1 if width == 8 else 7
+    codes = [*range(0, 2**width, step), 2**width - 1, 2 ** (width - 1), 2 ** (width - 1) - 1]
+    patterns = torch.tensor(codes, dtype=torch.int32).to(torch.int16 if width == 16 else torch.uint8)
+    return patterns.view(dtype).double().numpy(), [format(c, f"0{width}b") for c in codes]
+
+
+@pytest.mark.parametrize("fmt", ["fp16", "bf16", "fp8_e4m3", "fp8_e5m2"])
+def test_bits_of_are_torchs_bit_patterns(fmt: str) -> None:
+    values, patterns = torch_bit_patterns(fmt)
+    f = FORMATS[fmt]
+    for value, pattern in zip(values, patterns, strict=True):
+        sign, exponent, mantissa = bits_of(float(value), fmt)
+        assert (len(sign), len(exponent), len(mantissa)) == (1, f.exponent_bits, f.mantissa_bits)
+        if math.isnan(value):  # NaN payloads differ: any all-ones exponent with a non-zero mantissa is NaN
+            assert exponent == "1" * f.exponent_bits and "1" in mantissa and pattern[1 : 1 + f.exponent_bits] == exponent
+        else:
+            assert sign + exponent + mantissa == pattern, (value, pattern)
+
+
+def test_bits_of_fp32_and_tf32() -> None:
+    values = [1.0, -2.5, 0.1, 1e-40, -0.0, 3e38, math.inf, 1 + 2.0**-11, 1 + 3 * 2.0**-11, 6e-39]
+
+    def bits_32(t: torch.Tensor) -> str:
+        return format(int(t.float().view(torch.int32).item()) & 0xFFFFFFFF, "032b")
+
+    for value in values:
+        assert "".join(bits_of(value, "fp32")) == bits_32(torch.tensor(value))
+        tf32_bits = bits_32(torch.tensor(tf32_round([value])))
+        assert "".join(bits_of(value, "tf32")) == tf32_bits[:19] and tf32_bits[19:] == "0" * 13
+
+
+def test_bits_of_rounds_first() -> None:
+    assert bits_of(1 + 2.0**-8, "bf16") == bits_of(1.0, "bf16") == ("0", "01111111", "0000000")
+    assert bits_of(1000.0, "fp8_e4m3") == ("0", "1111", "110")  # saturated to 448; 1111.111 is NaN
+
+
+# --- neighbours -----------------------------------------------------------------------------------------
+def torch_number_line(fmt: str) -> np.ndarray:
+    """Every finite value of an 8- or 16-bit format, ascending, -0.0 merged with 0.0."""
+    dtype = TORCH_DTYPES[fmt]
+    width = torch.finfo(dtype).bits
+    patterns = torch.arange(2**width, dtype=torch.int32).to(torch.int16 if width == 16 else torch.uint8)
+    values = patterns.view(dtype).double().numpy()
+    return np.unique(values[np.isfinite(values)] + 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), fmt=st.sampled_from(["fp16", "bf16", "fp8_e4m3", "fp8_e5m2"]), count=st.integers(0, 6))
+def test_neighbours_are_the_next_values_on_torchs_number_line(data: st.DataObject, fmt: str, count: int) -> None:
+    x = data.draw(st.one_of(in_range_of(fmt), st.sampled_from([0.0, -0.0, 1.0, FORMATS[fmt].max, -FORMATS[fmt].max])))
+    line = torch_number_line(fmt)
+    centre = float(np.clip(torch_round([x], fmt)[0], -FORMATS[fmt].max, FORMATS[fmt].max))
+    i = int(np.searchsorted(line, centre))
+    assert line[i] == centre
+    expected = line[max(i - count, 0) : i + count + 1]
+    got = neighbours(x, fmt, count)
+    assert np.array_equal(got, expected), (x, got, expected)
+
+
+def test_neighbours_in_fp32_are_numpys_nextafter() -> None:
+    x = np.float32(0.1)
+    below, above = np.nextafter(x, np.float32(-1)), np.nextafter(x, np.float32(1))
+    assert neighbours(0.1, "fp32", 1).tolist() == [float(below), float(x), float(above)]
+
+
+def test_neighbours_of_nan_is_an_error() -> None:
+    with pytest.raises(ValueError, match="NaN"):
+        neighbours(math.nan, "fp16", 2)
+
+
+# --- stochastic rounding ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("fmt", "x"), [("bf16", 1 + 2.0**-7 / 3), ("fp16", -(1000 + 0.1)), ("fp8_e4m3", 0.3), ("fp8_e5m2", 3e-6)])
+def test_stochastic_round_is_unbiased(fmt: str, x: float) -> None:
+    """The mean of many roundings is x, within 5 standard errors. Rounding to nearest misses by a
+    third of a gap or more, and so would rounding up with probability (above - x) / gap."""
+    line = torch_number_line(fmt)
+    below, above = line[line <= x].max(), line[line >= x].min()
+    p_up = (x - below) / (above - below)
+    n = 40_000
+    samples = stochastic_round(np.full(n, x), fmt, np.random.default_rng(0))
+    assert set(np.unique(samples)) <= {below, above}
+    standard_error = (above - below) * math.sqrt(p_up * (1 - p_up) / n)
+    assert abs(samples.mean() - x) < 5 * standard_error
+    assert abs(torch_round([x], fmt)[0] - x) > 20 * standard_error  # a test round-to-nearest would fail
+
+
+def test_stochastic_round_keeps_representable_values_nan_and_inf() -> None:
+    exact = torch_round([1.0, -0.0, 0.1, 65504.0, 6e-8], "fp16")
+    got = stochastic_round(np.r_[exact, math.nan, math.inf, -math.inf], "fp16", np.random.default_rng(0))
+    assert_same_floats(np.r_[exact, math.nan, math.inf, -math.inf], got)
+
+
+def test_stochastic_running_sum_keeps_small_updates() -> None:
+    """Adding 1 to a bf16 total: round-to-nearest stalls at 256 (the gap there is 2), stochastic
+    rounding keeps counting on average."""
+    rng = np.random.default_rng(0)
+    nearest = torch.tensor(0.0, dtype=torch.bfloat16)
+    stochastic = 0.0
+    for _ in range(1000):
+        nearest = nearest + torch.tensor(1.0, dtype=torch.bfloat16)
+        stochastic = float(stochastic_round(stochastic + 1.0, "bf16", rng))
+    assert nearest.item() == 256.0
+    assert abs(stochastic - 1000) < 100
+
+
+# --- sums ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("fmt", "dtype"), [("fp16", torch.float16), ("bf16", torch.bfloat16)])
+def test_naive_sum_is_torchs_running_sum_in_the_format(fmt: str, dtype: torch.dtype) -> None:
+    values = np.random.default_rng(0).uniform(0, 0.5, 3000)
+    total = torch.tensor(0.0, dtype=dtype)
+    for v in torch.tensor(values).to(dtype):
+        total = total + v  # one fp16/bf16 addition, rounded once
+    assert naive_sum(values, fmt) == total.item()
+
+
+@pytest.mark.parametrize("fmt", ["fp16", "bf16"])
+def test_kahan_sum_is_within_two_gaps_of_the_exact_sum(fmt: str) -> None:
+    values = np.random.default_rng(0).uniform(0, 0.02, 20_000)
+    exact = math.fsum(torch_round(values, fmt))  # the exact sum of the values the format holds
+    gap = float(spacing(exact, fmt))
+    assert abs(kahan_sum(values, fmt) - exact) <= 2 * gap
+    assert abs(naive_sum(values, fmt) - exact) > 50 * gap  # the same sum without compensation
