@@ -230,7 +230,9 @@ def render_svg(model: PrecisionModel) -> str:
         y = _draw_number_line(svg, model, left, 80.0) + 8
     svg.label(4, y + 8, model.error_text(), COLOURS["text"], 12, class_="tl-error")
     _draw_bits(svg, model, left, y + 40)
-    svg.label(4, y + 40 + BIT + 36, model.range_text(), COLOURS["muted"], 11, class_="tl-range")
+    layout, limits = model.range_text().split("; ", 1)
+    svg.label(4, y + 40 + BIT + 36, layout, COLOURS["muted"], 11, class_="tl-range")
+    svg.label(4, y + 40 + BIT + 50, limits, COLOURS["muted"], 11, class_="tl-range")
     return str(svg)
 
 
