@@ -158,12 +158,13 @@ def round_one(x: float, fmt: str | FloatFormat) -> float:
 
 
 def spacing(x: ArrayLike, fmt: str | FloatFormat) -> FloatArray:
-    """The gap between representable values of ``fmt`` at ``x`` (after rounding x), always positive.
+    """The gap between representable values of ``fmt`` at ``x`` (after rounding x), always positive;
+    NaN at inf and NaN.
 
-    For positive x it is ``np.spacing`` on float16/float32 values, except at ``max``, where NumPy says
-    inf (the next value up) and this says the gap inside the top binade. Notice that it doubles at every power of
-    two (NaN at inf and NaN): relative precision (``spacing(x) / x``) stays between ``epsilon/2`` and ``epsilon``, which is
-    why ``epsilon`` (the gap at 1.0) describes a whole format.
+    For positive x it is ``np.spacing`` on float16/float32 values, except at ``max``, where NumPy
+    says inf (the next value up) and this says the gap inside the top binade. Notice that it doubles
+    at every power of two: relative precision (``spacing(x) / x``) stays between ``epsilon/2`` and
+    ``epsilon``, which is why ``epsilon`` (the gap at 1.0) describes a whole format.
     """
     f = get_format(fmt)
     rounded = round_to_format(x, f)
@@ -199,7 +200,8 @@ def bits_of(x: float, fmt: str | FloatFormat) -> tuple[str, str, str]:
 
     Read them as ``(-1)**sign * 2**(exponent - bias) * 1.mantissa``; an exponent of all zeros means
     ``0.mantissa * 2**(1 - bias)`` (a subnormal) and all ones means inf (mantissa 0) or NaN. Notice
-    that 1.0 in bf16 is exactly the top half of 1.0 in fp32: bf16 *is* a truncated fp32. NaN is shown
+    that every bf16 value's bits are the top 16 bits of the same value in fp32: bf16 is fp32 with
+    the mantissa cut to 7 bits (which is why converting between them is cheap). NaN is shown
     as the quiet NaN ``1000...``; torch's conversions produce other NaN payloads depending on the path.
     """
     f = get_format(fmt)
@@ -272,8 +274,8 @@ def kahan_sum(values: ArrayLike, fmt: str | FloatFormat) -> float:
     ``compensation`` catches the low-order bits each addition drops (``(total + y) - total - y``,
     exact in floating point when |total| >= |y|) and feeds them into the next addition, so the error
     stays about one rounding of the result instead of growing with the number of terms. Compare it with
-    ``naive_sum``: same format, same values, very different answer. (``tl.dot`` gets the same effect
-    differently: it accumulates fp16 products in fp32.)"""
+    ``naive_sum``: same format, same values, very different answer. (``tl.dot`` takes the other cure:
+    it accumulates fp16 products in an fp32 total, whose gap is 2**13 times finer.)"""
     f = get_format(fmt)
 
     def rounded(v: float) -> float:

@@ -251,6 +251,12 @@ def test_bits_of_fp32_and_tf32() -> None:
         assert "".join(bits_of(value, "tf32")) == tf32_bits[:19] and tf32_bits[19:] == "0" * 13
 
 
+def test_bf16_bits_are_the_top_half_of_fp32_bits() -> None:
+    values, _ = torch_bit_patterns("bf16")
+    for value in values[~np.isnan(values)]:
+        assert "".join(bits_of(float(value), "bf16")) == "".join(bits_of(float(value), "fp32"))[:16]
+
+
 def test_bits_of_rounds_first() -> None:
     assert bits_of(1 + 2.0**-8, "bf16") == bits_of(1.0, "bf16") == ("0", "01111111", "0000000")
     assert bits_of(1000.0, "fp8_e4m3") == ("0", "1111", "110")  # saturated to 448; 1111.111 is NaN
