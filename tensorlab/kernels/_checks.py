@@ -12,9 +12,12 @@ from .backend import backend, device
 FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
-def check_tensor(op: str, name: str, t: object, ndim: int | None = None) -> torch.Tensor:
+def check_tensor(
+    op: str, name: str, t: object, ndim: int | None = None, *, any_strides: bool = False
+) -> torch.Tensor:
     """``t`` as a tensor the kernels can read: on the backend's device, a float dtype they handle,
-    ``ndim`` dimensions if given, and its last dimension contiguous (stride 1)."""
+    ``ndim`` dimensions if given, and its last dimension contiguous (stride 1) unless the kernel
+    takes every stride (``any_strides``)."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(t).__name__}")
     if t.device.type != device().type:
@@ -25,7 +28,7 @@ def check_tensor(op: str, name: str, t: object, ndim: int | None = None) -> torc
         raise RuntimeError(f"{op}(): '{name}' has dtype {t.dtype}; the kernels handle float32, float16, bfloat16")
     if ndim is not None and t.dim() != ndim:
         raise RuntimeError(f"{op}(): expected '{name}' to be {ndim}-D, got {t.dim()}-D of shape {tuple(t.shape)}")
-    if t.dim() > 0 and t.shape[-1] > 1 and t.stride(-1) != 1:
+    if not any_strides and t.dim() > 0 and t.shape[-1] > 1 and t.stride(-1) != 1:
         raise RuntimeError(f"{op}(): '{name}' must have a contiguous last dimension (stride 1); call .contiguous()")
     return t
 
