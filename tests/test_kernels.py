@@ -240,9 +240,11 @@ def test_matmul_matches_torch_on_any_small_shape(m: int, k: int, n: int, group_m
     close(kernels.matmul(a, b, block_m=16, block_n=16, block_k=16, group_m=group_m), a @ b)
 
 
-def test_matmul_takes_any_strides_and_an_empty_k() -> None:
+def test_matmul_takes_any_strides_default_blocks_and_an_empty_k() -> None:
     a, b = randn(30, 20), randn(33, 20).t()  # b is a transposed view: column-major
     close(kernels.matmul(a, b, block_m=16, block_n=16, block_k=16), a @ b)
+    a, b = randn(70, 45, dtype=torch.float16), randn(45, 90, dtype=torch.float16)
+    close(kernels.matmul(a, b), a @ b)  # FIXED_BLOCKS on the interpreter, autotuned on a GPU
     empty_k = kernels.matmul(randn(3, 0), randn(0, 4))
     close(empty_k, torch.zeros(3, 4, device=DEVICE))
 
