@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+DEVICE = "cuda"  # tests/test_bench.py runs the report on the interpreter ("cpu") at tiny sizes
 MATMUL_SIZE = 4096
 SOFTMAX_SHAPE = (4096, 4096)
 BIAS_RELU_SHAPE = (8192, 8192)
@@ -72,7 +73,7 @@ def copy_bandwidth_gb_s() -> float:
     """What a plain device-to-device copy achieves: a practical ceiling for a memory-bound kernel."""
     import torch
 
-    source = torch.empty(256 * 2**20, dtype=torch.float32, device="cuda")  # 1 GiB
+    source = torch.empty(256 * 2**20, dtype=torch.float32, device=DEVICE)  # 1 GiB
     target = torch.empty_like(source)
     return 2 * source.numel() * 4 / (milliseconds(lambda: target.copy_(source)) * 1e-3) / 1e9
 
@@ -82,8 +83,8 @@ def matmul_row() -> Row:
 
     from tensorlab.kernels import matmul
 
-    a = torch.randn(MATMUL_SIZE, MATMUL_SIZE, dtype=torch.float16, device="cuda")
-    b = torch.randn(MATMUL_SIZE, MATMUL_SIZE, dtype=torch.float16, device="cuda")
+    a = torch.randn(MATMUL_SIZE, MATMUL_SIZE, dtype=torch.float16, device=DEVICE)
+    b = torch.randn(MATMUL_SIZE, MATMUL_SIZE, dtype=torch.float16, device=DEVICE)
     torch.testing.assert_close(matmul(a, b), torch.matmul(a, b), rtol=2e-2, atol=2e-1)  # K = 4096 fp16 sums
     flops = 2 * MATMUL_SIZE**3
     ours = flops / (milliseconds(lambda: matmul(a, b)) * 1e-3) / 1e12
@@ -99,15 +100,18 @@ def softmax_row(peak: float | None, copy: float) -> Row:
 
     from tensorlab.kernels import softmax
 
-    x = torch.randn(*SOFTMAX_SHAPE, dtype=torch.float16, device="cuda")
+    x = torch.randn(*SOFTMAX_SHAPE, dtype=torch.float16, device=DEVICE)
     torch.testing.assert_close(softmax(x), torch.softmax(x, dim=-1), rtol=2e-3, atol=2e-3)
     moved = 2 * x.numel() * x.element_size()  # read x once, write the result once
     ours = moved / (milliseconds(lambda: softmax(x)) * 1e-3) / 1e9
     theirs = moved / (milliseconds(lambda: torch.softmax(x, dim=-1)) * 1e-3) / 1e9
-    reference = peak or copy
-    fraction = ours / reference
-    mark = "" if fraction >= BANDWIDTH_TARGET else " ✗"
-    note = f"{fraction:.0%} of {'peak' if peak else 'copy'} {reference:.0f} GB/s{mark}; {ours / copy:.0%} of copy"
+    of_copy = f"{ours / copy:.0%} of copy {copy:.0f} GB/s"
+    if peak:  # the target is against the peak; the copy says how much of the gap any kernel could close
+        mark = "" if ours / peak >= BANDWIDTH_TARGET else " ✗"
+        note = f"{ours / peak:.0%} of peak {peak:.0f} GB/s{mark}, {of_copy}"
+    else:
+        mark = "" if ours / copy >= BANDWIDTH_TARGET else " ✗"
+        note = f"{of_copy}{mark} (torch reports no peak)"
     return Row(f"softmax fp16 {SOFTMAX_SHAPE[0]}x{SOFTMAX_SHAPE[1]}", f"{ours:.0f} GB/s", f"{theirs:.0f} GB/s",
                f"{ours / theirs:.2f}", note)
 
@@ -117,8 +121,8 @@ def bias_relu_row() -> Row:
 
     from tensorlab.kernels import bias_relu
 
-    x = torch.randn(*BIAS_RELU_SHAPE, dtype=torch.float16, device="cuda")
-    bias = torch.randn(BIAS_RELU_SHAPE[1], dtype=torch.float16, device="cuda")
+    x = torch.randn(*BIAS_RELU_SHAPE, dtype=torch.float16, device=DEVICE)
+    bias = torch.randn(BIAS_RELU_SHAPE[1], dtype=torch.float16, device=DEVICE)
     torch.testing.assert_close(bias_relu(x, bias), torch.relu(x + bias))
     with torch.no_grad():  # time the forward kernels only
         fused = milliseconds(lambda: bias_relu(x, bias))
