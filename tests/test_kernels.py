@@ -98,6 +98,28 @@ def test_interpretation_is_decided_when_triton_decorates_and_survives_an_earlier
     assert result.stdout.split() == ["JITFunction", "InterpretedFunction", "JITFunction", "InterpretedFunction", "True"]
 
 
+def test_tiles_and_the_package_load_neither_torch_nor_triton_until_a_kernel_is_asked_for() -> None:
+    """The TileExplorer widget imports tiles; widgets must not load torch (test_widgets_models)."""
+    probe = (
+        "import sys, tensorlab, tensorlab.kernels\n"
+        "from tensorlab.kernels.tiles import grouped_tile\n"
+        "light = [m for m in ('torch', 'triton') if m in sys.modules]\n"
+        "tensorlab.kernels.softmax\n"
+        "print(light, [m for m in ('torch', 'triton') if m in sys.modules])\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[] ['torch', 'triton']"
+
+
+def test_the_package_names_are_the_functions_not_their_modules() -> None:
+    assert callable(kernels.softmax) and callable(kernels.matmul) and callable(kernels.layer_norm)
+    assert kernels.backend() in ("interpret", "cuda")
+    with pytest.raises(AttributeError, match="has no attribute 'relu'"):
+        kernels.relu  # noqa: B018 - the attribute access is the test
+
+
 # --- tiles: pure Python --------------------------------------------------------------------------
 
 def test_cdiv_counts_the_blocks_that_cover_n() -> None:
