@@ -203,6 +203,16 @@ def test_bias_relu_matches_torch_on_any_small_shape(rows: int, cols: int, block_
     check_bias_relu(rows, cols, torch.float32, block_m=block_m, block_n=16)
 
 
+def test_bias_relu_function_applies_with_or_without_block_sizes() -> None:
+    x, bias = randn(5, 7).requires_grad_(), randn(7).requires_grad_()
+    for y in (kernels.BiasReLU.apply(x, bias), kernels.BiasReLU.apply(x, bias, 4, 4)):
+        grad_x, grad_bias = torch.autograd.grad(y.sum(), (x, bias))
+        close(y, torch.relu(x + bias))
+        positive = ((x + bias) > 0).to(x.dtype)  # the slope of relu(x + bias), the gradient of its sum
+        close(grad_x, positive)
+        close(grad_bias, positive.sum(0))
+
+
 def test_bias_relu_reads_rows_with_their_stride() -> None:
     x, bias = randn(9, 40)[:, 3:33], randn(30)  # rows 40 apart, 30 wide
     close(kernels.bias_relu(x, bias, block_m=4, block_n=16), torch.relu(x + bias))

@@ -58,11 +58,12 @@ def _grid(n_rows: int, n_cols: int, block_m: int, block_n: int) -> tuple[int, in
 
 
 class BiasReLU(torch.autograd.Function):
-    """``relu(x + bias)`` with both directions in Triton; ``bias`` broadcasts over ``x``'s rows."""
+    """``relu(x + bias)`` with both directions in Triton; ``bias`` broadcasts over ``x``'s rows.
+    ``BiasReLU.apply(x, bias)`` skips the input checks that ``bias_relu`` makes."""
 
     @staticmethod
     def forward(
-        ctx: FunctionCtx, x: torch.Tensor, bias: torch.Tensor, block_m: int, block_n: int
+        ctx: FunctionCtx, x: torch.Tensor, bias: torch.Tensor, block_m: int = 32, block_n: int = 64
     ) -> torch.Tensor:
         y = torch.empty_like(x, memory_format=torch.contiguous_format)
         n_rows, n_cols = x.shape
@@ -77,7 +78,7 @@ class BiasReLU(torch.autograd.Function):
     @staticmethod
     def backward(
         ctx: FunctionCtx, grad_y: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor, None, None]:
+    ) -> tuple[torch.Tensor | None, ...]:
         (y,) = ctx.saved_tensors  # type: ignore[attr-defined]
         block_m, block_n = ctx.blocks  # type: ignore[attr-defined]
         grad_y = grad_y.contiguous()  # y, grad_y and grad_x all contiguous: one row_stride serves all three
@@ -88,7 +89,8 @@ class BiasReLU(torch.autograd.Function):
             bias_relu_backward_kernel[_grid(n_rows, n_cols, block_m, block_n)](
                 grad_y, y, grad_x, grad_bias, n_rows, n_cols, y.stride(0), BLOCK_M=block_m, BLOCK_N=block_n
             )
-        return grad_x, grad_bias.to(y.dtype), None, None
+        block_sizes_given = len(ctx.needs_input_grad) - 2  # type: ignore[attr-defined]  # apply(x, bias[, bm, bn])
+        return (grad_x, grad_bias.to(y.dtype), *[None] * block_sizes_given)
 
 
 def bias_relu(x: torch.Tensor, bias: torch.Tensor, *, block_m: int = 32, block_n: int = 64) -> torch.Tensor:
