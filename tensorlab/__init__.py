@@ -131,6 +131,7 @@ __version__ = "0.1.0"
 _LAZY_SUBMODULES = {
     "nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator",
     "profiler", "linalg", "functional", "func",
+    "kernels",  # issue 14: Triton kernels (imports torch and triton when first touched)
 }
 
 

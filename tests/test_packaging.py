@@ -54,7 +54,7 @@ def test_lazy_submodules_are_the_ones_that_exist() -> None:
     for name in sorted(tensorlab._LAZY_SUBMODULES):
         assert importlib.util.find_spec(f"tensorlab.{name}") is not None, name
         assert hasattr(tensorlab, name), name
-    for name in ("kernels", "no_such_module"):
+    for name in ("jit", "no_such_module"):
         assert importlib.util.find_spec(f"tensorlab.{name}") is None, name
         assert not hasattr(tensorlab, name), name
         with pytest.raises(AttributeError, match=f"^module 'tensorlab' has no attribute '{name}'$"):
