@@ -33,6 +33,7 @@ from .index import IndexExplorer, IndexModel
 from .join import JoinExplorer, JoinModel
 from .memory import MemoryExplorer, MemoryModel
 from .modules import ModuleExplorer, ModuleModel
+from .precision import PrecisionExplorer, PrecisionModel
 from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
@@ -46,5 +47,6 @@ __all__ = [
     "IndexExplorer", "IndexModel", "JoinExplorer", "JoinModel", "MemoryExplorer", "MemoryModel", "ModuleExplorer", "ModuleModel",
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel", "VmapExplorer", "VmapModel",
+    "PrecisionExplorer", "PrecisionModel",
     "TileExplorer",
 ]
