@@ -1,4 +1,6 @@
-"""``python -m bench [NAME...] [--fresh]``: print tensorlab's speed relative to torch and NumPy."""
+"""``python -m bench [NAME...] [--fresh]``: print tensorlab's speed relative to torch and NumPy.
+
+``python -m bench gpu`` instead times tensorlab's Triton kernels against torch on a CUDA GPU (bench/gpu.py)."""
 
 from __future__ import annotations
 
@@ -40,7 +42,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         for workload in load_workloads().values():
             print(f"{workload.name:14} {workload.title}")
+        print(f"{'gpu':14} Triton kernels vs torch on a CUDA GPU (run alone: python -m bench gpu)")
         return 0
+    if "gpu" in args.names:  # issue 14: not a tensorlab-vs-torch-vs-NumPy ratio table, its own report
+        if args.names != ["gpu"]:
+            print("gpu runs alone: python -m bench gpu", file=sys.stderr)
+            return 2
+        from .gpu import run_gpu_benchmark
+
+        return run_gpu_benchmark()
     if args.students is not None:
         if args.names != ["course"]:
             print("--students goes with the course workload alone: python -m bench course --students N", file=sys.stderr)

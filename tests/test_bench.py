@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
+import torch
 
 from bench.fresh import first_call_in_new_process
 from bench.measure import measure
@@ -98,3 +100,44 @@ def test_the_course_report_gives_submissions_per_minute_per_core() -> None:
     assert "| tensorlab autograde --jobs 1 | 60.0 s | 1.50 s | 40 |" in report  # 40 in a minute on one core
     assert "| tensorlab autograde --jobs 2 | 40.0 s | 1.00 s | 30 |" in report  # 60 a minute on two cores
     assert "20 submissions) | 30.0 s | 1.50 s | 40 |" in report
+
+
+# issue 14: python -m bench gpu (Triton kernels vs torch) needs a CUDA GPU; without one it says so.
+@pytest.mark.skipif(torch.cuda.is_available(), reason="with a GPU the command benchmarks for minutes")
+def test_bench_gpu_without_a_gpu_says_so_and_exits_0() -> None:
+    result = subprocess.run([sys.executable, "-m", "bench", "gpu"], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "python -m bench gpu: no CUDA GPU here (torch.cuda.is_available() is False); nothing measured."
+    )
+
+
+def test_bench_gpu_runs_alone_and_is_listed() -> None:
+    mixed = subprocess.run([sys.executable, "-m", "bench", "gpu", "add"], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert mixed.returncode == 2
+    assert "gpu runs alone" in mixed.stderr
+    listed = subprocess.run([sys.executable, "-m", "bench", "--list"], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert any(line.startswith("gpu ") for line in listed.stdout.splitlines())
+
+
+def test_bench_gpu_report_runs_on_the_interpreter_at_tiny_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No GPU was lent: this is what checks the report's code paths (each kernel checked against
+    torch before it is timed, the table) — with one timed call each instead of triton's do_bench."""
+    from bench import gpu
+    from tensorlab.kernels import device
+
+    def one_call_ms(fn: object) -> float:
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        return (time.perf_counter() - start) * 1e3
+
+    monkeypatch.setattr(gpu, "DEVICE", str(device()))
+    monkeypatch.setattr(gpu, "MATMUL_SIZE", 40)
+    monkeypatch.setattr(gpu, "SOFTMAX_SHAPE", (6, 100))
+    monkeypatch.setattr(gpu, "BIAS_RELU_SHAPE", (20, 30))
+    monkeypatch.setattr(gpu, "milliseconds", one_call_ms)
+    rows = [gpu.matmul_row(), gpu.softmax_row(None, 10.0), gpu.bias_relu_row()]
+    report = gpu.table(rows)
+    assert report.splitlines()[0] == "| workload | tensorlab (Triton) | torch | ratio | note |"
+    assert [row.what for row in rows] == ["matmul fp16 40³", "softmax fp16 6x100", "bias+ReLU fp16 20x30"]
+    assert "TFLOP/s" in rows[0].tensorlab and "GB/s" in rows[1].torch and "of copy 10 GB/s" in rows[1].note

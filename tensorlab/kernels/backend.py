@@ -3,7 +3,7 @@
 ``TENSORLAB_KERNELS`` decides, read once when this module is imported:
 
 - ``interpret``: Triton's interpreter runs every kernel in Python/NumPy on CPU tensors. Slow, but a
-  laptop runs the same kernel code a GPU would, and out-of-range accesses can be inspected.
+  laptop runs the same kernel code a GPU would, and ``print`` or a debugger works inside a kernel.
 - ``cuda``: kernels are compiled for the GPU and tensors must live on ``cuda``.
 - unset: ``cuda`` when ``torch.cuda.is_available()``, else ``interpret``.
 
@@ -21,16 +21,17 @@ A kernel decorated without the variable fails at launch on a machine without a G
 drivers"); a kernel decorated with it that calls a helper decorated without it fails with
 "Cannot call @triton.jit'd outside of the scope of a kernel". So the variable must be set before
 ``import triton`` — but torch may have imported triton already (``torch.compile``/inductor does).
-This module therefore sets the variable (for subprocesses) and the knob, and, when it finds
-triton's helpers already decorated for the compiler, re-wraps them for the interpreter
-(``_interpret_triton_helpers``). ``tensorlab.kernels`` imports it before any kernel module.
+This module therefore sets the variable before it imports triton (subprocesses inherit it), sets the
+knob too, and, when it finds triton's helpers already decorated for the compiler, re-wraps them for
+the interpreter (``_interpret_triton_helpers``). ``tensorlab.kernels`` imports it before any kernel.
 
 What the interpreter (Triton 3.9) gets wrong, found while testing these kernels: it stores bf16 as
 raw ``uint16`` bits, so arithmetic on bf16 values (``x + y``, ``tl.dot``) computes on the bits, and
 its float32 -> bf16 conversion truncates instead of rounding to nearest even. The kernels therefore
 convert loads to float32 before any arithmetic (what a GPU kernel does anyway), matmul upcasts its
 bf16 tiles before ``tl.dot`` on the interpreter only, and tests allow bf16 results one unit in the
-last place. fp16 and fp32 are computed exactly as on a GPU.
+last place. fp16 and fp32 values go through the same float32 arithmetic as on a GPU (up to the last
+bits of ``exp`` and division, which differ between NumPy and CUDA's fast math).
 """
 
 from __future__ import annotations

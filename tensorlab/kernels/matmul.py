@@ -62,13 +62,18 @@ def matmul_kernel(
     tl.store(c_ptr + rows[:, None] * stride_cm + cols[None, :] * stride_cn, c, mask=c_mask)
 
 
-# Tile sizes for a GPU (a Hopper-class GPU has room for 3 stages of 128x64 + 64x256 fp16 tiles in
-# shared memory); fp32 tiles are twice the bytes, so narrower. Never tuned on a GPU here: none was lent.
-GPU_BLOCKS = {
-    torch.float16: dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=8, num_stages=3),
-    torch.bfloat16: dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=8, num_stages=3),
-    torch.float32: dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_warps=8, num_stages=3),
-}
+# On a GPU the best tile shape depends on the GPU (its shared memory holds num_stages tiles of A and
+# B) and on the sizes, so the autotuner times these candidates once per (M, N, K, dtype) and keeps the
+# fastest; one that does not fit in shared memory is skipped. Never timed here: no GPU was lent.
+GPU_CONFIGS = [
+    triton.Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64}, num_warps=8, num_stages=3),
+    triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, num_warps=8, num_stages=4),
+    triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, num_warps=4, num_stages=4),
+    triton.Config({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 32}, num_warps=4, num_stages=4),
+    triton.Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4, num_stages=5),
+]
+tuned_matmul_kernel = triton.autotune(configs=GPU_CONFIGS, key=["M", "N", "K"])(matmul_kernel)
+FIXED_BLOCKS = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}  # when not autotuned: the interpreter, or some blocks given
 
 
 def matmul(
@@ -78,7 +83,8 @@ def matmul(
     """``a @ b`` for 2-D ``a`` (M, K) and ``b`` (K, N) of one float dtype; any strides.
 
     fp32 inputs are multiplied in full fp32 (``input_precision="ieee"``), as torch does by default
-    (``torch.backends.cuda.matmul.allow_tf32`` is False); block sizes default to GPU_BLOCKS.
+    (``torch.backends.cuda.matmul.allow_tf32`` is False). Block sizes not given are autotuned on a
+    GPU (GPU_CONFIGS), and come from FIXED_BLOCKS on the interpreter.
     """
     check_tensor("matmul", "a", a, ndim=2, any_strides=True)
     check_tensor("matmul", "b", b, ndim=2, any_strides=True)
@@ -87,10 +93,10 @@ def matmul(
         raise RuntimeError(
             f"matmul(): a and b shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and {b.shape[0]}x{b.shape[1]})"
         )
-    config = dict(GPU_BLOCKS[a.dtype])
-    for name, given in (("BLOCK_M", block_m), ("BLOCK_N", block_n), ("BLOCK_K", block_k)):
+    blocks = {"BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": block_k}
+    for name, given in blocks.items():
         if given is not None:
-            config[name] = check_block("matmul", name.lower(), given)
+            check_block("matmul", name.lower(), given)
     if group_m <= 0:
         raise ValueError(f"matmul(): group_m must be positive, got {group_m}")
     (M, K), N = a.shape, b.shape[1]
@@ -99,13 +105,21 @@ def matmul(
         return c
     if K == 0:
         return c.zero_()  # an empty sum; the kernel's loop would not run, but skip the launch
-    grid = (cdiv(M, config["BLOCK_M"]) * cdiv(N, config["BLOCK_N"]),)
-    matmul_kernel[grid](
-        a, b, c, M, N, K,
-        a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+    arguments = (
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+    )
+    options = dict(
         GROUP_M=group_m,
         INPUT_PRECISION="ieee" if a.dtype == torch.float32 else "tf32",  # tf32 is the default; fp16/bf16 ignore it
         UPCAST_TILES=backend() == "interpret" and a.dtype == torch.bfloat16,
-        **config,
     )
+
+    def grid(meta: dict[str, int]) -> tuple[int]:
+        return (cdiv(M, meta["BLOCK_M"]) * cdiv(N, meta["BLOCK_N"]),)
+
+    if backend() == "cuda" and all(given is None for given in blocks.values()):
+        tuned_matmul_kernel[grid](*arguments, **options)
+    else:
+        chosen = {name: given or FIXED_BLOCKS[name] for name, given in blocks.items()}
+        matmul_kernel[grid](*arguments, **options, **chosen)
     return c
