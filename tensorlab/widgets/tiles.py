@@ -242,10 +242,11 @@ def _key(name: str, cell: Index) -> str:
     return f"{name}:{','.join(map(str, cell))}"
 
 
-def _grid(svg: Svg, left: float, top: float, title: str, shape: tuple[int, int], name: str, colour: str,
-          label: Callable[[Index], str], masked: Callable[[Index], bool], links: dict[Index, list[str]],
+def _grid(svg: Svg, left: float, top: float, title: str, shape: tuple[int, int], blocks: tuple[int, int], name: str,
+          colour: str, label: Callable[[Index], str], masked: Callable[[Index], bool], links: dict[Index, list[str]],
           infos: dict[Index, str]) -> float:
-    """A padded tensor: real elements in ``colour``, offsets past its edge grey and dashed; returns the width."""
+    """A padded tensor: real elements in ``colour``, offsets past its edge grey and dashed, a dark line
+    between tiles of ``blocks`` (rows, columns); returns the width."""
     svg.label(left, top + 12, title, colour, 12, font_weight="bold")
     for row in range(shape[0]):
         for column in range(shape[1]):
@@ -253,6 +254,11 @@ def _grid(svg: Svg, left: float, top: float, title: str, shape: tuple[int, int],
             edge = COLOURS["padded"] if masked(cell) else colour
             svg.cell(left + column * CELL, top + 20 + row * CELL, label(cell), f"{edge}26", _key(name, cell),
                      links.get(cell, []), infos.get(cell, ""), stroke=edge, dashed=masked(cell))
+    bottom, right = top + 20 + shape[0] * CELL, left + shape[1] * CELL
+    for row in range(blocks[0], shape[0], blocks[0]):
+        svg.add(svg.line(left, top + 20 + row * CELL, right, top + 20 + row * CELL, stroke=COLOURS["text"], stroke_width=2))
+    for column in range(blocks[1], shape[1], blocks[1]):
+        svg.add(svg.line(left + column * CELL, top + 20, left + column * CELL, bottom, stroke=COLOURS["text"], stroke_width=2))
     return max(shape[1] * CELL, text_width(title, 12))
 
 
@@ -307,15 +313,17 @@ def _render_matmul(svg: Svg, model: MatmulTiles, top: float) -> None:
         for cell, pid in owner.items()
     }
     left = 4.0
-    left += _grid(svg, left, top, f"A [{model.m}, {model.k}] (K step)", (padded_m, padded_k), "a", operand_colour(0),
+    left += _grid(svg, left, top, f"A [{model.m}, {model.k}] (K step)", (padded_m, padded_k), (model.block_m, model.block_k), "a",
+                  operand_colour(0),
                   lambda cell: str(cell[1] // model.block_k), model.masked_a, a_links, a_infos) + GAP
     svg.label(left, top + 20 + CELL / 2 + 4, "@", COLOURS["text"], 16)
     left += 2 * GAP
-    left += _grid(svg, left, top, f"B [{model.k}, {model.n}] (K step)", (padded_k, padded_n), "b", operand_colour(1),
+    left += _grid(svg, left, top, f"B [{model.k}, {model.n}] (K step)", (padded_k, padded_n), (model.block_k, model.block_n), "b",
+                  operand_colour(1),
                   lambda cell: str(cell[0] // model.block_k), model.masked_b, b_links, b_infos) + GAP
     svg.label(left, top + 20 + CELL / 2 + 4, "=", COLOURS["text"], 16)
     left += 2 * GAP
-    _grid(svg, left, top, f"C [{model.m}, {model.n}] (pid)", (padded_m, padded_n), "c", COLOURS["result"],
+    _grid(svg, left, top, f"C [{model.m}, {model.n}] (pid)", (padded_m, padded_n), (model.block_m, model.block_n), "c", COLOURS["result"],
           lambda cell: str(owner[cell]), model.masked_c, c_links, c_infos)
 
 
@@ -331,7 +339,7 @@ def _render_rows(svg: Svg, model: RowTiles, top: float) -> None:
                         + model.program_info(row))
         for row in range(model.rows) for column in range(width)
     }
-    _grid(svg, 4.0, top, f"x [{model.rows}, {model.cols}] (offset in tl.arange)", (model.rows, width), "x",
+    _grid(svg, 4.0, top, f"x [{model.rows}, {model.cols}] (offset in tl.arange)", (model.rows, width), (1, model.block), "x",
           operand_colour(0), lambda cell: str(cell[1] % model.block), model.masked, links, infos)
 
 
