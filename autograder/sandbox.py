@@ -32,6 +32,7 @@ import contextlib
 import copy
 import importlib.util
 import json
+import linecache
 import os
 import resource
 import select
@@ -145,8 +146,8 @@ class ForbiddenFunctions:
             owner: Any = sys.modules[root]
             for part in path[:-1]:
                 owner = getattr(owner, part, None)
-            if owner is not None and hasattr(owner, path[-1]):
-                try:
+            if owner is not None and hasattr(owner, path[-1]) and not isinstance(getattr(owner, path[-1]), type(sys)):
+                try:  # a module is never replaced (its package would break): the static rule refuses naming it
                     setattr(owner, path[-1], self.raiser(name, getattr(owner, path[-1])))
                 except (AttributeError, TypeError):  # a C type; the static rule still applies
                     pass
@@ -185,8 +186,11 @@ def lock_down_and_load(request: dict, job: dict) -> tuple[Any, ForbiddenFunction
     namespace: dict[str, Any] = {"__name__": "__main__"}
     for number in job["statements"]:
         source = request["statements"][number]
+        filename = f"<cell statement {number}>"
+        # Its source, where inspect.getsource finds it: @triton.jit reads the kernel's source to run it.
+        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         try:
-            exec(compile(source, f"<cell statement {number}>", "exec"), namespace)
+            exec(compile(source, filename, "exec"), namespace)
         except BaseException:
             pass
     return namespace.get(job["function"]), forbidden
@@ -202,7 +206,9 @@ def raised_line(error: BaseException) -> dict:
 
 
 def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
-    """In the grandchild: lock down, run the learner's statements, call the function on each case."""
+    """In the grandchild: lock down, run the learner's statements, call the function on each case
+    (through the task's harness, prepared before the fork, when it has one: unit 13's kernel launches)."""
+    harness = PREPARED_HARNESSES.get(tuple(job["harness"])) if job.get("harness") else None
     function, forbidden = lock_down_and_load(request, job)
     guard = mask_index_guard(forbidden.called) if job.get("no_mask_indexing") else None
     for case in job["cases"]:
@@ -216,7 +222,7 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
             try:
                 if function is None:
                     raise NameError(f"name {job['function']!r} is not defined")
-                result = function(*given)
+                result = harness(function, given) if harness else function(*given)
                 seconds = seconds_spent(started)
                 if guard:
                     result = unguarded(result)
@@ -233,6 +239,46 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+# --- exercises whose cases run through a harness in one process (unit 13: Triton kernels) ------
+PREPARED_HARNESSES: dict[tuple[str, ...], Any] = {}  # (file, function name) -> the harness function
+
+
+def prepare_harnesses(request: dict) -> None:
+    """In the child, before any fork: load each one-process harness once and let its file prepare
+    what it needs (``prepare()``: torch and triton, whose native libraries a locked-down grandchild
+    may not load, and one warm-up launch). Exercises without a harness import nothing more."""
+    modules: dict[str, Any] = {}
+    for job in request["functions"]:
+        if not job.get("harness") or job.get("ranks"):
+            continue
+        path, name = job["harness"]
+        try:
+            if path not in modules:
+                modules[path] = load_registered(path)
+                if hasattr(modules[path], "prepare"):
+                    modules[path].prepare()
+            PREPARED_HARNESSES[(path, name)] = getattr(modules[path], name)
+        except Exception as error:  # every case of the job then says so, instead of the child dying
+            PREPARED_HARNESSES[(path, name)] = unprepared(f"{type(error).__name__}: {error}")
+
+
+def load_registered(path: str) -> Any:
+    """A file loaded by path as a module in ``sys.modules`` (its dataclasses and kernels look themselves up there)."""
+    name = "grader_harness_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def unprepared(why: str) -> Any:
+    def harness(function: Any, arguments: Any) -> Any:
+        raise RuntimeError(f"the grader could not prepare this exercise's launches here ({why})")
+
+    return harness
 
 
 # --- exercises graded in real processes: N ranks talking over gloo on 127.0.0.1 --------------
@@ -543,6 +589,7 @@ def main() -> None:
     plain = load_plain(request["plain_module"])
     import numpy  # noqa: F401 - loaded once, before any fork, so that every grandchild starts with it
 
+    prepare_harnesses(request)
     for job in request["functions"]:
         grade_in_grandchild(request, job, plain, results)
 

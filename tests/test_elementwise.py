@@ -661,3 +661,17 @@ def test_inplace_ops_random(name: str, shapes: Any, seed: int, dtype: str) -> No
 )
 def test_bitwise_not_of_floats_and_operators(fn, match: str | None) -> None:
     check_op(fn, standard_normal((2, 2)), match=match)
+
+
+@pytest.mark.parametrize("expression", ["x / x", "inf - inf", "inf * x", "big * big", "x / (x + 1) / x"])
+def test_nan_and_inf_results_come_silently_as_in_torch(expression: str) -> None:
+    """torch gives nan/inf for 0/0, inf - inf, inf * 0 and float overflow without a warning (the seed's
+    ``sround`` divides 0/0 for every value already on its grid); NumPy would warn."""
+    results = []
+    for lib in (torch, tl):
+        names = {"x": lib.tensor([0.0, 1.0]), "inf": lib.tensor([float("inf"), 1.0]),
+                 "big": lib.tensor([3e38, 1.0])}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            results.append(eval(expression, {}, names))
+    assert_same(results[0], results[1])

@@ -72,7 +72,9 @@ class Task:
     only: tuple[str, ...] | None = None  # when set: the only attributes and builtins it may use (the puzzles)
     no_mask_indexing: bool = False  # array arguments refuse a boolean array as a subscript (x[mask] by hand)
     ranks: int = 0  # >0: each case runs on this many real gloo processes on loopback, through ``harness``
-    harness: Callable[..., Any] | None = None  # (function, arguments, rank, groups) -> this rank's result or None
+    harness: Callable[..., Any] | None = None  # ranks: (function, arguments, rank, groups) -> this rank's result or None;
+    # no ranks: (function, arguments) -> the case's result, in the function's sandboxed process (Triton launches);
+    # its file's prepare(), if any, runs once before lock-down
     at_least_seconds: float = 0.0  # the sandbox's time for this function is never less (starting torch and ranks)
     at_least_memory_mb: int = 0  # nor its address space (torch's libraries)
 

@@ -71,13 +71,14 @@ def binary(ufunc: Callable, x: Operand, y: Operand, dt: dtype | None = None, out
                 raise TypeError("at least one operand must be a tensor")
             dt = result_type(x, y)
         xa, ya = _operand(x, dt), _operand(y, dt)
-    if fast.enabled and out_dtype is None and (pooled := fast_buffers.ufunc_into_pool(ufunc, dt, xa, ya)) is not None:
-        return pooled
-    try:
-        result = ufunc(xa, ya)
-    except ValueError:
-        _check_shapes(x, y)  # raises torch's "The size of tensor a (2) must match ..."
-        raise
+    with np.errstate(all="ignore"):  # 0/0, inf - inf, overflow: nan or inf silently, as torch gives them
+        if fast.enabled and out_dtype is None and (pooled := fast_buffers.ufunc_into_pool(ufunc, dt, xa, ya)) is not None:
+            return pooled
+        try:
+            result = ufunc(xa, ya)
+        except ValueError:
+            _check_shapes(x, y)  # raises torch's "The size of tensor a (2) must match ..."
+            raise
     return Tensor._from_array(result, out_dtype or dt)
 
 

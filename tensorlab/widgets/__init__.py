@@ -15,7 +15,8 @@
 - :class:`ModuleExplorer`: a model's module tree and parameters, and where a forward pass (and its hooks) runs;
 - :class:`MemoryExplorer`: what each module saves for backward, and what checkpointing drops and recomputes;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
-- :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical.
+- :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical;
+- :class:`TileExplorer`: which block of a matmul (or row of a softmax) each Triton program computes, the tiles it loads, its masks.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
 not import ipywidgets; the interactive view is built the first time it is displayed.
@@ -36,6 +37,7 @@ from .precision import PrecisionExplorer, PrecisionModel
 from .reduction import ReductionExplorer, ReductionModel
 from .stride_drill import StrideDrill, StrideDrillModel
 from .strides import StrideExplorer, StrideModel
+from .tiles import TileExplorer
 from .versions import VersionExplorer, VersionModel
 from .vmap import VmapExplorer, VmapModel
 
@@ -46,4 +48,5 @@ __all__ = [
     "ReductionExplorer", "ReductionModel", "StrideDrill", "StrideDrillModel", "StrideExplorer", "StrideModel",
     "VersionExplorer", "VersionModel", "VmapExplorer", "VmapModel",
     "PrecisionExplorer", "PrecisionModel",
+    "TileExplorer",
 ]

@@ -1,0 +1,240 @@
+"""Unit 13's kernels, launched the way the grader wants: on Triton's interpreter, inside canary buffers.
+
+The learner writes a ``@triton.jit`` kernel; the grader (this file, in the sandbox) picks the
+grid and the block sizes, places every input and the output inside a larger buffer whose other
+elements are canaries (a row stride longer than a row, and spare elements before and after),
+launches the kernel and returns the output's elements. On a GPU a kernel that reads or writes
+past its tensor may crash, or may silently corrupt a neighbour; the interpreter never traps it.
+So the launch is watched twice:
+
+- every load and every store the kernel makes goes through the interpreter's masked load and
+  store (``interpreter_builder.create_masked_load``/``create_masked_store``, also behind the
+  unmasked ``tl.load``); during the launch both are wrapped, and an address the mask lets through
+  that is not an element of an argument (for a store: of the output) is recorded and masked off,
+  so it is never touched;
+- after the launch, every canary and every input must still hold its bits.
+
+Either finding fails the case with an ``IndexError`` that names the program and the offset. The
+sandbox loads this file by path and calls ``prepare()`` in its child, before forking: torch and
+triton load native libraries, which a locked-down grandchild may no longer do. So this file
+imports only torch, triton and NumPy, never tensorlab or the grader.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["launch_bias_relu", "launch_guarded", "launch_matmul_tile", "launch_row_softmax", "place", "prepare"]
+
+CANARY = -1234.0  # exactly representable in fp16 and fp32: a canary that changed was written
+
+
+def prepare() -> None:
+    """Import torch and triton on the interpreter and launch a small kernel once (loads every library)."""
+    os.environ["TRITON_INTERPRET"] = "1"  # read by @triton.jit when it decorates (triton.knobs.runtime.interpret)
+    import torch
+
+    torch.set_num_threads(1)
+    warm_up = _warm_up_kernel()
+    a = place(np.ones((16, 16), dtype=np.float16), "a")
+    out = place(np.zeros((16, 16), dtype=np.float32), "out", output=True)
+    launch_guarded(warm_up, (1, 1), [a.view, out.view, 16, a.view.stride(0), out.view.stride(0)], {"BLOCK": 16},
+                   inputs=[a], outputs=[out])
+
+
+def _warm_up_kernel() -> Any:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def warm_up(a_ptr, out_ptr, n, stride_a, stride_out, BLOCK: tl.constexpr):  # noqa: N803 - Triton's convention
+        rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+        mask = (rows[:, None] < n) & (cols[None, :] < n)
+        a = tl.load(a_ptr + rows[:, None] * stride_a + cols[None, :], mask=mask, other=0.0)
+        product = tl.dot(a, a, tl.zeros((BLOCK, BLOCK), dtype=tl.float32))
+        scaled = tl.exp(product - tl.max(product, axis=1)[:, None]) / tl.sum(product, axis=1)[:, None]
+        tl.store(out_ptr + rows[:, None] * stride_out + cols[None, :], tl.maximum(scaled, 0.0), mask=mask)
+
+    return warm_up
+
+
+@dataclass
+class Placed:
+    """An array placed inside a canary buffer: ``view`` is what the kernel gets."""
+
+    name: str
+    buffer: Any  # torch.Tensor, 1-D: canaries, then the elements (rows padded), then canaries
+    view: Any  # torch.Tensor, a strided view into ``buffer``
+    before: Any  # a copy of ``buffer`` as it was before the launch
+
+    def addresses(self) -> np.ndarray:
+        """The byte address of every element of ``view`` (what a correct kernel may touch)."""
+        offsets = np.zeros((), dtype=np.int64)
+        for size, stride in zip(self.view.shape, self.view.stride(), strict=True):
+            offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
+        return (self.view.data_ptr() + offsets.ravel() * self.view.element_size()).astype(np.uint64)
+
+    def where(self, address: int) -> str:
+        """An address described for a learner, relative to this tensor's first element."""
+        offset, rest = divmod(int(address) - self.view.data_ptr(), self.view.element_size())
+        shape = " × ".join(str(size) for size in self.view.shape)
+        strides = ", ".join(str(stride) for stride in self.view.stride())
+        return (f"{offset} elements{' and a few bytes' if rest else ''} from the start of {self.name} "
+                f"({self.name} is {shape} with strides ({strides}))")
+
+
+def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad: int = 3, trail: int = 7) -> Placed:
+    """``array`` inside a canary buffer: ``lead`` canaries first, rows (or columns, for a transposed
+    array) ``pad`` elements longer than needed, ``trail`` canaries at the end. An output starts as NaN,
+    so an element the kernel never writes is wrong, not accidentally right."""
+    import torch
+
+    dtype = {np.dtype(np.float16): torch.float16, np.dtype(np.float32): torch.float32}[array.dtype]
+    if array.ndim == 1:
+        shape, strides, span = array.shape, (1,), array.shape[0]
+    else:
+        rows, cols = array.shape
+        column_major = array.strides[0] < array.strides[1] and rows > 1 and cols > 1
+        if column_major:
+            strides, span = (1, rows + pad), cols * (rows + pad)
+        else:
+            strides, span = (cols + pad, 1), rows * (cols + pad)
+        shape = array.shape
+    buffer = torch.full((lead + span + trail,), CANARY, dtype=dtype)
+    view = buffer.as_strided(shape, strides, lead)
+    view.copy_(torch.full(shape, float("nan"), dtype=dtype) if output else torch.from_numpy(np.ascontiguousarray(array)))
+    return Placed(name, buffer, view, buffer.clone())
+
+
+class OutOfBoundsError(IndexError):
+    """A kernel touched memory outside its tensors (the interpreter would not have said so)."""
+
+
+@contextmanager
+def watched_accesses(readable: list[Placed], writable: list[Placed], found: list[str]) -> Iterator[None]:
+    """During the launch: every unmasked load must hit an element of an argument, every unmasked
+    store an element of the output; any other address is recorded in ``found`` and masked off."""
+    from triton.runtime import interpreter
+
+    builder = interpreter.interpreter_builder
+    may_read = np.unique(np.concatenate([placed.addresses() for placed in readable]))
+    may_write = np.unique(np.concatenate([placed.addresses() for placed in writable]))
+    original_load, original_store = builder.create_masked_load, builder.create_masked_store
+
+    def allowed(kind: str, pointers: Any, mask: Any, addresses: np.ndarray) -> Any:
+        lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), pointers.data.shape)
+        outside = lanes & ~np.isin(pointers.data, addresses)
+        if not outside.any():
+            return mask
+        first = int(pointers.data[outside].flat[0])
+        nearest = min(readable, key=lambda placed: abs(first - placed.view.data_ptr()))
+        program = tuple(int(i) for i in builder.grid_idx)
+        found.append(f"program {program} {kind} {int(outside.sum())} element(s) outside "
+                     f"{'the output' if kind == 'stored' else 'its tensors'}, e.g. {nearest.where(first)}")
+        return interpreter.TensorHandle(lanes & ~outside, mask.dtype)
+
+    def load(pointers: Any, mask: Any, other: Any, cache_policy: Any, is_volatile: Any) -> Any:
+        return original_load(pointers, allowed("loaded", pointers, mask, may_read), other, cache_policy, is_volatile)
+
+    def store(pointers: Any, value: Any, mask: Any, cache_policy: Any) -> Any:
+        return original_store(pointers, value, allowed("stored", pointers, mask, may_write), cache_policy)
+
+    builder.create_masked_load, builder.create_masked_store = load, store
+    try:
+        yield
+    finally:
+        del builder.create_masked_load, builder.create_masked_store  # the class's methods again
+
+
+def canary_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
+    """Every buffer's bits after the launch, outside the output's own elements, must be as before."""
+    import torch
+
+    problems = []
+    for placed in [*inputs, *outputs]:
+        now = placed.buffer.clone()
+        if placed in outputs:  # its elements may change: compare the rest
+            now.as_strided(placed.view.shape, placed.view.stride(), placed.view.storage_offset()).copy_(
+                placed.before.as_strided(placed.view.shape, placed.view.stride(), placed.view.storage_offset()))
+        changed = (now.view(torch.int16 if now.element_size() == 2 else torch.int32)
+                   != placed.before.view(torch.int16 if now.element_size() == 2 else torch.int32)).nonzero()
+        if len(changed):
+            at = int(changed[0, 0])
+            kind = "an input" if placed in inputs else "the output's buffer outside the output"
+            problems.append(f"{len(changed)} element(s) of {kind} changed: a store out of bounds, e.g. "
+                            f"{placed.where(placed.buffer.data_ptr() + at * placed.buffer.element_size())}")
+    return problems
+
+
+def launch_guarded(kernel: Any, grid: tuple[int, ...], arguments: list[Any], constants: dict[str, int],
+                   inputs: list[Placed], outputs: list[Placed]) -> None:
+    """``kernel[grid](*arguments, **constants)`` with every access watched and the canaries checked after."""
+    import triton
+
+    if not isinstance(kernel, triton.runtime.jit.KernelInterface):
+        raise TypeError(f"expected a Triton kernel (a function decorated with @triton.jit), got {type(kernel).__name__}")
+    found: list[str] = []
+    with watched_accesses([*inputs, *outputs], outputs, found):
+        try:
+            kernel[grid](*arguments, **constants)
+        except Exception as error:  # the interpreter wraps what the kernel raised: show the learner that
+            if type(error).__name__ == "InterpreterError" and isinstance(error.__cause__, Exception):
+                raise error.__cause__ from None
+            raise
+    problems = found[:1] + canary_problems(inputs, outputs)
+    if problems:
+        raise OutOfBoundsError("out-of-bounds access (masks?): " + "; ".join(problems))
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def output_of(placed: Placed) -> np.ndarray:
+    return placed.view.numpy().copy()
+
+
+Harness = Callable[[Any, tuple], np.ndarray]
+
+
+def launch_bias_relu(kernel: Any, arguments: tuple) -> np.ndarray:
+    """``out = relu(x + bias)``: grid (row blocks, column blocks), x's and out's row strides differ."""
+    x, bias, block_rows, block_cols = arguments
+    rows, cols = x.shape
+    placed_x, placed_bias = place(x, "x", pad=3), place(bias, "bias")
+    out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
+    launch_guarded(kernel, (cdiv(rows, block_rows), cdiv(cols, block_cols)),
+                   [placed_x.view, placed_bias.view, out.view, rows, cols, placed_x.view.stride(0), out.view.stride(0)],
+                   {"BLOCK_ROWS": block_rows, "BLOCK_COLS": block_cols}, [placed_x, placed_bias], [out])
+    return output_of(out)
+
+
+def launch_row_softmax(kernel: Any, arguments: tuple) -> np.ndarray:
+    """Softmax of each row: one program per row (grid (rows,)), BLOCK a power of two ≥ the row."""
+    x, block = arguments
+    rows, cols = x.shape
+    placed_x = place(x, "x", pad=3)
+    out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
+    launch_guarded(kernel, (rows,), [placed_x.view, out.view, cols, placed_x.view.stride(0), out.view.stride(0)],
+                   {"BLOCK": block}, [placed_x], [out])
+    return output_of(out)
+
+
+def launch_matmul_tile(kernel: Any, arguments: tuple) -> np.ndarray:
+    """``c = a @ b`` (fp16 in, fp32 out): one (BLOCK_M, BLOCK_N) tile of c per program, grid (M tiles, N tiles)."""
+    a, b, block_m, block_n, block_k = arguments
+    (m, k), n = a.shape, b.shape[1]
+    placed_a, placed_b = place(a, "a", pad=3), place(b, "b", pad=2)
+    c = place(np.zeros((m, n), dtype=np.float32), "c", output=True, pad=5)
+    launch_guarded(kernel, (cdiv(m, block_m), cdiv(n, block_n)),
+                   [placed_a.view, placed_b.view, c.view, m, n, k, *placed_a.view.stride(), *placed_b.view.stride(),
+                    *c.view.stride()],
+                   {"BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": block_k}, [placed_a, placed_b], [c])
+    return output_of(c)
