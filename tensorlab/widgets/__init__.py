@@ -16,6 +16,7 @@
 - :class:`MemoryExplorer`: what each module saves for backward, and what checkpointing drops and recomputes;
 - :class:`CollectiveExplorer`: ring all-reduce step by step, whose data each rank's chunks hold;
 - :class:`VmapExplorer`: each op of a function under vmap, its shapes logical and physical;
+- :class:`PrecisionExplorer`: the values a float format can hold around x, where x rounds to, its bits and error;
 - :class:`TileExplorer`: which block of a matmul (or row of a softmax) each Triton program computes, the tiles it loads, its masks.
 
 Colours and layout follow one convention (``docs/widgets.md``). Importing this package does
