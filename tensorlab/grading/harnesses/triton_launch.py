@@ -22,6 +22,7 @@ imports only torch, triton and NumPy, never tensorlab or the grader.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,12 +49,16 @@ def prepare() -> None:
                    inputs=[a], outputs=[out])
 
 
+def _triton(module: str = "triton") -> Any:
+    """A triton module (imported by name: triton ships no type information for mypy)."""
+    return importlib.import_module(module)
+
+
 def _warm_up_kernel() -> Any:
-    import triton
-    import triton.language as tl
+    triton, tl = _triton(), _triton("triton.language")
 
     @triton.jit
-    def warm_up(a_ptr, out_ptr, n, stride_a, stride_out, BLOCK: tl.constexpr):  # noqa: N803 - Triton's convention
+    def warm_up(a_ptr, out_ptr, n, stride_a, stride_out, BLOCK: tl.constexpr):  # type: ignore[name-defined]  # noqa: N803
         rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
         mask = (rows[:, None] < n) & (cols[None, :] < n)
@@ -81,6 +86,11 @@ class Placed:
             offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
         return (self.view.data_ptr() + offsets.ravel() * self.view.element_size()).astype(np.uint64)
 
+    def holds(self, address: int) -> bool:
+        """Is ``address`` inside this tensor's buffer (its canaries included)?"""
+        start = self.buffer.data_ptr()
+        return start <= address < start + self.buffer.numel() * self.buffer.element_size()
+
     def where(self, address: int) -> str:
         """An address described for a learner, relative to this tensor's first element."""
         offset, rest = divmod(int(address) - self.view.data_ptr(), self.view.element_size())
@@ -97,6 +107,8 @@ def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad
     import torch
 
     dtype = {np.dtype(np.float16): torch.float16, np.dtype(np.float32): torch.float32}[array.dtype]
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
     if array.ndim == 1:
         shape, strides, span = array.shape, (1,), array.shape[0]
     else:
@@ -121,8 +133,7 @@ class OutOfBoundsError(IndexError):
 def watched_accesses(readable: list[Placed], writable: list[Placed], found: list[str]) -> Iterator[None]:
     """During the launch: every unmasked load must hit an element of an argument, every unmasked
     store an element of the output; any other address is recorded in ``found`` and masked off."""
-    from triton.runtime import interpreter
-
+    interpreter = _triton("triton.runtime.interpreter")
     builder = interpreter.interpreter_builder
     may_read = np.unique(np.concatenate([placed.addresses() for placed in readable]))
     may_write = np.unique(np.concatenate([placed.addresses() for placed in writable]))
@@ -134,7 +145,7 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
         if not outside.any():
             return mask
         first = int(pointers.data[outside].flat[0])
-        nearest = min(readable, key=lambda placed: abs(first - placed.view.data_ptr()))
+        nearest = min(readable, key=lambda placed: (not placed.holds(first), abs(first - placed.view.data_ptr())))
         program = tuple(int(i) for i in builder.grid_idx)
         found.append(f"program {program} {kind} {int(outside.sum())} element(s) outside "
                      f"{'the output' if kind == 'stored' else 'its tensors'}, e.g. {nearest.where(first)}")
@@ -176,9 +187,7 @@ def canary_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
 def launch_guarded(kernel: Any, grid: tuple[int, ...], arguments: list[Any], constants: dict[str, int],
                    inputs: list[Placed], outputs: list[Placed]) -> None:
     """``kernel[grid](*arguments, **constants)`` with every access watched and the canaries checked after."""
-    import triton
-
-    if not isinstance(kernel, triton.runtime.jit.KernelInterface):
+    if not isinstance(kernel, _triton("triton.runtime.jit").KernelInterface):
         raise TypeError(f"expected a Triton kernel (a function decorated with @triton.jit), got {type(kernel).__name__}")
     found: list[str] = []
     with watched_accesses([*inputs, *outputs], outputs, found):
