@@ -90,3 +90,10 @@ def test_placed_arrays_keep_their_values_and_pad_their_rows() -> None:
     row_major, column_major = place(a, "a", pad=3), place(np.asfortranarray(a).T.copy().T, "a", pad=3)
     assert row_major.view.stride() == (7, 1) and np.array_equal(row_major.view.numpy(), a)
     assert column_major.view.stride() == (1, 6) and np.array_equal(column_major.view.numpy(), a)
+
+
+def test_the_interpreters_own_globals_are_out_of_reach() -> None:
+    """Running a kernel, the interpreter copies its module's globals into the kernel's: the builder whose
+    loads and stores the grader watches is refused by name before anything runs."""
+    kernel = KERNEL.replace("mask=STORE", "mask=inside").replace("    rows =", "    interpreter_builder.create_masked_load = None\n    rows =", 1)
+    assert "interpreter_builder" in verdict(kernel) and "asks you to write yourself" in verdict(kernel)

@@ -30,6 +30,9 @@ KERNEL_BLOCKS = ("triton", *PURE_STANDARD_LIBRARY)  # no NumPy or torch inside a
 TRITON_INTERNALS = (  # the interpreter and the grader's watch on it must stay out of reach
     "triton.runtime", "triton._C", "triton.compiler", "triton.knobs", "triton.backends", "triton.testing",
     "triton.tools", "triton.experimental", "triton.language.inline_asm_elementwise",
+    # the interpreter adds its globals to a kernel's module when it runs it: these reach its loads and stores
+    # (objects and a module: refused statically, never replaced, or the interpreter itself would break)
+    *(f"triton.runtime.interpreter.{name}" for name in ("interpreter_builder", "interpreter_semantic", "_interpreter")),
     *(f"triton.language.atomic_{op}" for op in ("add", "and", "cas", "load", "max", "min", "or", "poll", "store",
                                                  "xchg", "xor")),
 )
