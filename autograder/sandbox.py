@@ -14,11 +14,11 @@ address space, file size, no core files), the exercise's forbidden functions rep
 functions that raise (and record the attempt), and an audit hook that refuses network
 sockets, new processes, loading native libraries, writes, deletes or renames outside the
 working directory, and any import or file read of the reference (``tensorlab``, ``torch``:
-the answer key must not be callable, however it is reached). A task with a one-process harness (unit 13's Triton kernels) has its cases run through it;
-the child loads that harness once and calls its ``prepare()`` before forking (torch and triton:
-native libraries a locked-down grandchild may no longer load), only when a job needs it.
-Each statement's source is put in ``linecache``, where ``@triton.jit`` reads a kernel's source.
-The grandchild writes one JSON
+the answer key must not be callable, however it is reached). A task with a one-process
+harness (unit 13's Triton kernels) has its cases run through it; the child loads that harness
+once and calls its ``prepare()`` before forking (triton: native libraries a locked-down
+grandchild may no longer load), only when a job needs it. Each statement's source is put in
+``linecache``, where ``@triton.jit`` reads a kernel's source. The grandchild writes one JSON
 line per case to its own pipe: the plain-data result, or the exception raised, or that the
 result was not plain data; which inputs the call changed; and, where the exercise promises a
 view, whether the result shares memory with its input and its strides. The learner's own
@@ -253,7 +253,7 @@ PREPARED_HARNESSES: dict[tuple[str, ...], Any] = {}  # (file, function name) -> 
 
 def prepare_harnesses(request: dict) -> None:
     """In the child, before any fork: load each one-process harness once and let its file prepare
-    what it needs (``prepare()``: torch and triton, whose native libraries a locked-down grandchild
+    what it needs (``prepare()``: triton, whose native libraries a locked-down grandchild
     may not load, and one warm-up launch). Exercises without a harness import nothing more."""
     modules: dict[str, Any] = {}
     for job in request["functions"]:

@@ -1,6 +1,7 @@
 """Kernels graded on Triton's interpreter (unit 13): the harness fails out-of-bounds stores and loads,
 which the interpreter itself never traps, and says where they went; the canaries catch what the
-watch on loads and stores could miss; a launch runs in the sandbox like any other graded call."""
+watch on loads and stores could miss; a launch runs in the sandbox like any other graded call, and
+grading a kernel loads triton but never torch."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import pytest
 from tensorlab.grading import CheckFailed
 from tensorlab.grading.check import check_cells
 
-torch = pytest.importorskip("torch")
 pytest.importorskip("triton")
 
 SETUP = "import triton\nimport triton.language as tl\n"
@@ -67,9 +67,9 @@ def test_the_canaries_see_a_store_past_the_output() -> None:
 
     x = place(np.ones((2, 3), dtype=np.float32), "x")
     out = place(np.zeros((2, 3), dtype=np.float32), "out", output=True)
-    out.view.copy_(torch.ones(2, 3))  # the output's own elements may change
+    out.buffer[out.offsets()] = 1.0  # the output's own elements may change
     assert canary_problems([x], [out]) == []
-    out.buffer[out.view.storage_offset() + 3] = 7.0  # row 0, one past its last column
+    out.buffer[out.lead + 3] = 7.0  # row 0, one past its last column
     (problem,) = canary_problems([x], [out])
     assert "the output's buffer outside the output" in problem and "3 elements from the start of out" in problem
 
@@ -78,7 +78,7 @@ def test_the_canaries_see_an_input_that_changed() -> None:
     from tensorlab.grading.harnesses.triton_launch import canary_problems, place
 
     x = place(np.ones((2, 3), dtype=np.float16), "x")
-    x.view[1, 2] = 5.0
+    x.buffer[x.offsets()[1, 2]] = 5.0
     (problem,) = canary_problems([x], [])
     assert "an input" in problem
 
@@ -87,9 +87,10 @@ def test_placed_arrays_keep_their_values_and_pad_their_rows() -> None:
     from tensorlab.grading.harnesses.triton_launch import place
 
     a = np.arange(12, dtype=np.float16).reshape(3, 4)
-    row_major, column_major = place(a, "a", pad=3), place(np.asfortranarray(a).T.copy().T, "a", pad=3)
-    assert row_major.view.stride() == (7, 1) and np.array_equal(row_major.view.numpy(), a)
-    assert column_major.view.stride() == (1, 6) and np.array_equal(column_major.view.numpy(), a)
+    row_major, column_major = place(a, "a", pad=3), place(a.T.copy().T, "a", pad=3)
+    assert row_major.strides == (7, 1) and np.array_equal(row_major.values(), a)
+    assert column_major.strides == (1, 6) and np.array_equal(column_major.values(), a)
+    assert np.all(row_major.buffer[:row_major.lead] == -1234.0)
 
 
 def test_the_interpreters_own_globals_are_out_of_reach() -> None:
@@ -97,3 +98,13 @@ def test_the_interpreters_own_globals_are_out_of_reach() -> None:
     loads and stores the grader watches is refused by name before anything runs."""
     kernel = KERNEL.replace("mask=STORE", "mask=inside").replace("    rows =", "    interpreter_builder.create_masked_load = None\n    rows =", 1)
     assert "interpreter_builder" in verdict(kernel) and "asks you to write yourself" in verdict(kernel)
+
+
+def test_grading_a_kernel_never_loads_torch() -> None:
+    """The harness hands NumPy buffers to the interpreter: the sandbox starts triton alone (fast)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom tensorlab.grading.harnesses import triton_launch\ntriton_launch.prepare()\n"
+             "print('torch' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "False"
