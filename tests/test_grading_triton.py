@@ -71,7 +71,8 @@ def test_the_canaries_see_a_store_past_the_output() -> None:
     assert canary_problems([x], [out]) == []
     out.buffer[out.lead + 3] = 7.0  # row 0, one past its last column
     (problem,) = canary_problems([x], [out])
-    assert "the output's buffer outside the output" in problem and "3 elements from the start of out" in problem
+    assert "the output's buffer outside the output" in problem
+    assert "3 elements from the start of out, [row 0, column 3] (out is 2 × 3 with strides (6, 1))" in problem
 
 
 def test_the_canaries_see_an_input_that_changed() -> None:

@@ -156,7 +156,12 @@ class Placed:
         offset, rest = divmod(int(address) - self.pointer.data_ptr(), self.buffer.itemsize)
         shape = " × ".join(str(size) for size in self.shape)
         strides = ", ".join(str(stride) for stride in self.strides)
-        return (f"{offset} elements{' and a few bytes' if rest else ''} from the start of {self.name} "
+        at = ""
+        if len(self.shape) == 2 and offset >= 0 and not rest:  # where the strides put it: row, column
+            row_major = self.strides[0] >= self.strides[1]
+            outer, inner = divmod(offset, max(self.strides))
+            at = f", [row {outer}, column {inner}]" if row_major else f", [row {inner}, column {outer}]"
+        return (f"{offset} elements{' and a few bytes' if rest else ''} from the start of {self.name}{at} "
                 f"({self.name} is {shape} with strides ({strides}))")
 
 
