@@ -14,7 +14,11 @@ address space, file size, no core files), the exercise's forbidden functions rep
 functions that raise (and record the attempt), and an audit hook that refuses network
 sockets, new processes, loading native libraries, writes, deletes or renames outside the
 working directory, and any import or file read of the reference (``tensorlab``, ``torch``:
-the answer key must not be callable, however it is reached). The grandchild writes one JSON
+the answer key must not be callable, however it is reached). A task with a one-process
+harness (unit 13's Triton kernels) has its cases run through it; the child loads that harness
+once and calls its ``prepare()`` before forking (triton: native libraries a locked-down
+grandchild may no longer load), only when a job needs it. Each statement's source is put in
+``linecache``, where ``@triton.jit`` reads a kernel's source. The grandchild writes one JSON
 line per case to its own pipe: the plain-data result, or the exception raised, or that the
 result was not plain data; which inputs the call changed; and, where the exercise promises a
 view, whether the result shares memory with its input and its strides. The learner's own
@@ -146,8 +150,10 @@ class ForbiddenFunctions:
             owner: Any = sys.modules[root]
             for part in path[:-1]:
                 owner = getattr(owner, part, None)
-            if owner is not None and hasattr(owner, path[-1]) and not isinstance(getattr(owner, path[-1]), type(sys)):
-                try:  # a module is never replaced (its package would break): the static rule refuses naming it
+            found = getattr(owner, path[-1], None) if owner is not None else None
+            if callable(found) and not isinstance(found, type(sys)):
+                try:  # only functions and classes: a module or an object (Triton's interpreter) would break its
+                    # package if replaced; the static rule still refuses naming it
                     setattr(owner, path[-1], self.raiser(name, getattr(owner, path[-1])))
                 except (AttributeError, TypeError):  # a C type; the static rule still applies
                     pass
@@ -247,7 +253,7 @@ PREPARED_HARNESSES: dict[tuple[str, ...], Any] = {}  # (file, function name) -> 
 
 def prepare_harnesses(request: dict) -> None:
     """In the child, before any fork: load each one-process harness once and let its file prepare
-    what it needs (``prepare()``: torch and triton, whose native libraries a locked-down grandchild
+    what it needs (``prepare()``: triton, whose native libraries a locked-down grandchild
     may not load, and one warm-up launch). Exercises without a harness import nothing more."""
     modules: dict[str, Any] = {}
     for job in request["functions"]:

@@ -940,3 +940,76 @@ def test_memory_speed_vectorised_references_agree_with_torch() -> None:
             expected = torch_fn(*(torch.tensor(np.ascontiguousarray(a)) for a in arguments)).numpy()
             np.testing.assert_allclose(task.reference(*arguments), expected, rtol=1e-6, atol=1e-9)
 
+
+
+# --- unit 13: kernels and precision ---------------------------------------------------------
+KERNEL_TASKS = ("bias_relu_kernel", "row_softmax_kernel", "matmul_tile_kernel")
+
+
+def kernel_cases(name: str) -> list:
+    task = find_task(name)
+    return [case for seed in (0, 1, 2) for case in task.cases(seed, 20)]
+
+
+def test_kernel_references_agree_with_torch() -> None:
+    for case in kernel_cases("bias_relu_kernel"):
+        x, bias, _, _ = case.arguments
+        assert np.array_equal(case.expected, torch.relu(torch.from_numpy(x) + torch.from_numpy(bias)).numpy())
+    for case in kernel_cases("row_softmax_kernel"):
+        x, _ = case.arguments
+        expected = torch.softmax(torch.from_numpy(x).double(), dim=1).float().numpy()
+        assert case.expected.dtype == np.float32 and np.allclose(case.expected, expected, rtol=1e-6, atol=0)
+    for case in kernel_cases("matmul_tile_kernel"):
+        a, b, *_ = case.arguments
+        product = torch.from_numpy(np.array(a)).float() @ torch.from_numpy(np.array(b)).float()
+        assert np.array_equal(case.expected, product.numpy())
+
+
+def test_kernel_cases_are_never_multiples_of_the_blocks_and_grids_never_square() -> None:
+    for case in kernel_cases("bias_relu_kernel"):
+        x, _, block_rows, block_cols = case.arguments
+        rows, cols = x.shape
+        assert rows % block_rows and cols % block_cols
+        assert -(-rows // block_rows) != -(-cols // block_cols)
+    for case in kernel_cases("row_softmax_kernel"):
+        x, block = case.arguments
+        assert block & (block - 1) == 0 and block >= x.shape[1] and x.shape[1] & (x.shape[1] - 1)
+    for case in kernel_cases("matmul_tile_kernel"):
+        a, b, block_m, block_n, block_k = case.arguments
+        (m, k), n = a.shape, b.shape[1]
+        assert m % block_m and n % block_n and k % block_k and -(-m // block_m) != -(-n // block_n)
+
+
+def test_an_fp16_accumulator_gets_every_matmul_case_wrong() -> None:
+    """The promise behind the fp16-accumulation mutant: summing in float16 (as tl.dot with
+    out_dtype=float16 does, tile by tile) changes at least one element of every case."""
+    for case in kernel_cases("matmul_tile_kernel"):
+        a, b, _, _, block_k = case.arguments
+        accumulator = np.zeros((a.shape[0], b.shape[1]), dtype=np.float16)
+        for start in range(0, a.shape[1], block_k):
+            tile = np.matmul(a[:, start:start + block_k], b[start:start + block_k], dtype=np.float16)
+            accumulator = (accumulator + tile).astype(np.float16)
+        assert not np.array_equal(accumulator.astype(np.float32), case.expected)
+
+
+def test_softmax_cases_overflow_without_the_max_subtracted() -> None:
+    """Every seed has rows whose max-free softmax is NaN in float32 (the clauses at ±100)."""
+    for seed in (0, 1, 2):
+        broken = False
+        for case in find_task("row_softmax_kernel").cases(seed, 2):
+            with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+                exponentials = np.exp(case.arguments[0])
+                broken |= bool(np.isnan(exponentials / exponentials.sum(axis=1, keepdims=True)).any())
+        assert broken
+
+
+def test_round_to_format_reference_agrees_with_torch() -> None:
+    dtypes = {"bf16": torch.bfloat16, "fp16": torch.float16}
+    for seed in (0, 1, 2):
+        for case in find_task("round_to_format").cases(seed, 20):
+            x, fmt = case.arguments
+            expected = torch.from_numpy(np.array(x)).to(dtypes[fmt]).double().numpy()
+            numbers = ~np.isnan(expected)  # NaN's sign bit is not a promise
+            assert case.expected.shape == expected.shape and case.expected.dtype == np.float64
+            assert np.array_equal(case.expected, expected, equal_nan=True)
+            assert np.array_equal(np.signbit(case.expected)[numbers], np.signbit(expected)[numbers])

@@ -2,7 +2,8 @@
 
 Exercise 04 (broadcasting) has the whole cast: honest, careless and hostile (``STUDENTS``).
 Exercises 08 (gather/scatter) and 11 (autograd) have a perfect, a blank and plausible wrong
-solutions, and 08 a forbidden library call (``STUDENTS_08``, ``STUDENTS_11``). A student is a
+solutions, and 08 a forbidden library call (``STUDENTS_08``, ``STUDENTS_11``); exercise 13
+(Triton kernels) a perfect, a blank and one with an unmasked store and a forbidden conversion. A student is a
 starting notebook (the solution or the released blank) plus replaced cells, keyed by nbgrader
 grade_id (``None`` deletes the cell). ``expected`` is the score each graded function must get;
 ``ROSTERS`` maps each assignment to its notebook name and its students.
@@ -195,8 +196,34 @@ def topological_order(graph, root):
     }),
 ]
 
+FULL_13 = {"bias_relu_kernel": 2, "row_softmax_kernel": 3, "matmul_tile_kernel": 3, "round_to_format": 3}
+STUDENTS_13 = [  # Triton kernels graded on the interpreter: each submission starts torch and triton once
+    FakeStudent("perfect", "solution", expected=dict(FULL_13)),
+    FakeStudent("blank", "released", expected=losing(FULL_13, *FULL_13)),
+    # the store is not masked (it writes past the rows' ends: the canaries say so), and fp16 by astype
+    FakeStudent("unmasked_store_and_astype", "solution", expected=losing(FULL_13, "bias_relu_kernel", "round_to_format"),
+                cells={
+        "bias_relu_kernel_solution": """
+@triton.jit
+def bias_relu_kernel(x_ptr, bias_ptr, out_ptr, n_rows, n_cols, stride_x_row, stride_out_row,
+                     BLOCK_ROWS: tl.constexpr, BLOCK_COLS: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    cols = tl.program_id(1) * BLOCK_COLS + tl.arange(0, BLOCK_COLS)
+    inside = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)
+    bias = tl.load(bias_ptr + cols, mask=cols < n_cols)
+    tl.store(out_ptr + rows[:, None] * stride_out_row + cols[None, :], tl.maximum(x + bias[None, :], 0.0))
+""",
+        "round_to_format_solution": """
+def round_to_format(x, fmt):
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float16).astype(np.float64)
+""",
+    }),
+]
+
 ROSTERS = {
     "04-broadcasting": ("broadcasting", STUDENTS),
     "08-gather-scatter": ("gather_scatter", STUDENTS_08),
     "11-autograd": ("autograd", STUDENTS_11),
+    "13-kernels-and-precision": ("kernels_precision", STUDENTS_13),
 }

@@ -15,13 +15,15 @@ So the launch is watched twice:
 - after the launch, every canary and every input must still hold its bits.
 
 Either finding fails the case with an ``IndexError`` that names the program and the offset. The
-sandbox loads this file by path and calls ``prepare()`` in its child, before forking: torch and
-triton load native libraries, which a locked-down grandchild may no longer do. So this file
-imports only torch, triton and NumPy, never tensorlab or the grader.
+sandbox loads this file by path and calls ``prepare()`` in its child, before forking: triton loads
+native libraries, which a locked-down grandchild may no longer do. The buffers are NumPy arrays,
+handed to the kernel as ``HostPointer``s: grading never loads torch. So this file imports only
+triton and NumPy, never tensorlab or the grader.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,24 +38,25 @@ CANARY = -1234.0  # exactly representable in fp16 and fp32: a canary that change
 
 
 def prepare() -> None:
-    """Import torch and triton on the interpreter and launch a small kernel once (loads every library)."""
+    """Import triton on the interpreter and launch a small kernel once (loads every library it uses)."""
     os.environ["TRITON_INTERPRET"] = "1"  # read by @triton.jit when it decorates (triton.knobs.runtime.interpret)
-    import torch
-
-    torch.set_num_threads(1)
     warm_up = _warm_up_kernel()
     a = place(np.ones((16, 16), dtype=np.float16), "a")
     out = place(np.zeros((16, 16), dtype=np.float32), "out", output=True)
-    launch_guarded(warm_up, (1, 1), [a.view, out.view, 16, a.view.stride(0), out.view.stride(0)], {"BLOCK": 16},
+    launch_guarded(warm_up, (1, 1), [a.pointer, out.pointer, 16, a.strides[0], out.strides[0]], {"BLOCK": 16},
                    inputs=[a], outputs=[out])
 
 
+def _triton(module: str = "triton") -> Any:
+    """A triton module (imported by name: triton ships no type information for mypy)."""
+    return importlib.import_module(module)
+
+
 def _warm_up_kernel() -> Any:
-    import triton
-    import triton.language as tl
+    triton, tl = _triton(), _triton("triton.language")
 
     @triton.jit
-    def warm_up(a_ptr, out_ptr, n, stride_a, stride_out, BLOCK: tl.constexpr):  # noqa: N803 - Triton's convention
+    def warm_up(a_ptr, out_ptr, n, stride_a, stride_out, BLOCK: tl.constexpr):  # type: ignore[name-defined]  # noqa: N803
         rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
         mask = (rows[:, None] < n) & (cols[None, :] < n)
@@ -65,28 +68,100 @@ def _warm_up_kernel() -> Any:
     return warm_up
 
 
+class HostStorage:
+    """The storage of a ``HostPointer``: Triton's interpreter copies a tensor's storage to the host
+    and back around a launch; ours already is host memory, so both copies are the buffer itself."""
+
+    def __init__(self, buffer: np.ndarray) -> None:
+        self.buffer = buffer
+
+    def data_ptr(self) -> int:
+        return int(self.buffer.ctypes.data)
+
+    def cpu(self) -> HostStorage:
+        return self
+
+    def copy_(self, other: HostStorage) -> HostStorage:
+        return self
+
+
+class HostPointer:
+    """What the kernel gets for a tensor argument: an address in a NumPy buffer, with the few
+    torch.Tensor methods Triton's interpreter calls on its arguments (``data_ptr``, ``dtype``, its
+    storage). So grading loads neither torch nor CUDA libraries: only triton and NumPy."""
+
+    def __init__(self, buffer: np.ndarray, offset: int = 0) -> None:
+        self.buffer, self.offset, self.dtype = buffer, offset, buffer.dtype
+
+    def data_ptr(self) -> int:
+        return int(self.buffer.ctypes.data) + self.offset * self.buffer.itemsize
+
+    def untyped_storage(self) -> HostStorage:
+        return HostStorage(self.buffer)
+
+    def new_empty(self, *size: Any, **options: Any) -> HostPointer:
+        return HostPointer(self.buffer)
+
+    def set_(self, storage: HostStorage, offset: int, size: Any, stride: Any) -> HostPointer:
+        self.offset = offset
+        return self
+
+    def storage_offset(self) -> int:
+        return self.offset
+
+    def size(self) -> tuple[int, ...]:
+        return ()
+
+    def stride(self) -> tuple[int, ...]:
+        return ()
+
+
 @dataclass
 class Placed:
-    """An array placed inside a canary buffer: ``view`` is what the kernel gets."""
+    """An array placed inside a canary buffer at ``lead``, with element ``strides``."""
 
     name: str
-    buffer: Any  # torch.Tensor, 1-D: canaries, then the elements (rows padded), then canaries
-    view: Any  # torch.Tensor, a strided view into ``buffer``
-    before: Any  # a copy of ``buffer`` as it was before the launch
+    buffer: np.ndarray  # 1-D: canaries, then the elements (rows padded), then canaries
+    lead: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]  # in elements
+    before: np.ndarray  # a copy of ``buffer`` as it was before the launch
+
+    @property
+    def pointer(self) -> HostPointer:
+        """What the kernel gets for this tensor: the address of its first element."""
+        return HostPointer(self.buffer, self.lead)
+
+    def offsets(self) -> np.ndarray:
+        """Every element's position in ``buffer``."""
+        offsets = np.zeros((), dtype=np.int64)
+        for size, stride in zip(self.shape, self.strides, strict=True):
+            offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
+        return self.lead + offsets
+
+    def values(self) -> np.ndarray:
+        return self.buffer[self.offsets()].copy()
 
     def addresses(self) -> np.ndarray:
-        """The byte address of every element of ``view`` (what a correct kernel may touch)."""
-        offsets = np.zeros((), dtype=np.int64)
-        for size, stride in zip(self.view.shape, self.view.stride(), strict=True):
-            offsets = offsets[..., None] + np.arange(size, dtype=np.int64) * stride
-        return (self.view.data_ptr() + offsets.ravel() * self.view.element_size()).astype(np.uint64)
+        """The byte address of every element (what a correct kernel may touch)."""
+        return (int(self.buffer.ctypes.data) + self.offsets().ravel() * self.buffer.itemsize).astype(np.uint64)
+
+    def holds(self, address: int) -> bool:
+        """Is ``address`` inside this tensor's buffer (its canaries included)?"""
+        start = int(self.buffer.ctypes.data)
+        return start <= address < start + self.buffer.nbytes
 
     def where(self, address: int) -> str:
         """An address described for a learner, relative to this tensor's first element."""
-        offset, rest = divmod(int(address) - self.view.data_ptr(), self.view.element_size())
-        shape = " × ".join(str(size) for size in self.view.shape)
-        strides = ", ".join(str(stride) for stride in self.view.stride())
-        return (f"{offset} elements{' and a few bytes' if rest else ''} from the start of {self.name} "
+        offset, rest = divmod(int(address) - self.pointer.data_ptr(), self.buffer.itemsize)
+        shape = " × ".join(str(size) for size in self.shape)
+        strides = ", ".join(str(stride) for stride in self.strides)
+        at = ""
+        if len(self.shape) == 2 and offset >= 0 and not rest:  # where the strides put it: row, column
+            row_major = self.strides[0] >= self.strides[1]
+            outer, inner = divmod(offset, max(self.strides))
+            at = f", [row {outer}, column {inner}]" if row_major else f", [row {inner}, column {outer}]"
+        return (f"{offset} elements{' and a few bytes' if rest else ''} from the start of {self.name}{at} "
                 f"({self.name} is {shape} with strides ({strides}))")
 
 
@@ -94,11 +169,9 @@ def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad
     """``array`` inside a canary buffer: ``lead`` canaries first, rows (or columns, for a transposed
     array) ``pad`` elements longer than needed, ``trail`` canaries at the end. An output starts as NaN,
     so an element the kernel never writes is wrong, not accidentally right."""
-    import torch
-
-    dtype = {np.dtype(np.float16): torch.float16, np.dtype(np.float32): torch.float32}[array.dtype]
+    strides: tuple[int, ...]
     if array.ndim == 1:
-        shape, strides, span = array.shape, (1,), array.shape[0]
+        strides, span = (1,), array.shape[0]
     else:
         rows, cols = array.shape
         column_major = array.strides[0] < array.strides[1] and rows > 1 and cols > 1
@@ -106,11 +179,11 @@ def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad
             strides, span = (1, rows + pad), cols * (rows + pad)
         else:
             strides, span = (cols + pad, 1), rows * (cols + pad)
-        shape = array.shape
-    buffer = torch.full((lead + span + trail,), CANARY, dtype=dtype)
-    view = buffer.as_strided(shape, strides, lead)
-    view.copy_(torch.full(shape, float("nan"), dtype=dtype) if output else torch.from_numpy(np.ascontiguousarray(array)))
-    return Placed(name, buffer, view, buffer.clone())
+    buffer = np.full(lead + span + trail, CANARY, dtype=array.dtype)
+    placed = Placed(name, buffer, lead, tuple(array.shape), strides, buffer)
+    buffer[placed.offsets()] = np.nan if output else array
+    placed.before = buffer.copy()
+    return placed
 
 
 class OutOfBoundsError(IndexError):
@@ -121,8 +194,7 @@ class OutOfBoundsError(IndexError):
 def watched_accesses(readable: list[Placed], writable: list[Placed], found: list[str]) -> Iterator[None]:
     """During the launch: every unmasked load must hit an element of an argument, every unmasked
     store an element of the output; any other address is recorded in ``found`` and masked off."""
-    from triton.runtime import interpreter
-
+    interpreter = _triton("triton.runtime.interpreter")
     builder = interpreter.interpreter_builder
     may_read = np.unique(np.concatenate([placed.addresses() for placed in readable]))
     may_write = np.unique(np.concatenate([placed.addresses() for placed in writable]))
@@ -134,7 +206,7 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
         if not outside.any():
             return mask
         first = int(pointers.data[outside].flat[0])
-        nearest = min(readable, key=lambda placed: abs(first - placed.view.data_ptr()))
+        nearest = min(readable, key=lambda placed: (not placed.holds(first), abs(first - placed.pointer.data_ptr())))
         program = tuple(int(i) for i in builder.grid_idx)
         found.append(f"program {program} {kind} {int(outside.sum())} element(s) outside "
                      f"{'the output' if kind == 'stored' else 'its tensors'}, e.g. {nearest.where(first)}")
@@ -155,30 +227,24 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
 
 def canary_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
     """Every buffer's bits after the launch, outside the output's own elements, must be as before."""
-    import torch
-
     problems = []
     for placed in [*inputs, *outputs]:
-        now = placed.buffer.clone()
-        if placed in outputs:  # its elements may change: compare the rest
-            now.as_strided(placed.view.shape, placed.view.stride(), placed.view.storage_offset()).copy_(
-                placed.before.as_strided(placed.view.shape, placed.view.stride(), placed.view.storage_offset()))
-        changed = (now.view(torch.int16 if now.element_size() == 2 else torch.int32)
-                   != placed.before.view(torch.int16 if now.element_size() == 2 else torch.int32)).nonzero()
-        if len(changed):
-            at = int(changed[0, 0])
+        bits = np.dtype(f"u{placed.buffer.itemsize}")
+        changed = placed.buffer.view(bits) != placed.before.view(bits)
+        if placed in outputs:  # its elements may change: look at the rest
+            changed[placed.offsets().ravel()] = False
+        if changed.any():
+            at = int(np.flatnonzero(changed)[0])
             kind = "an input" if placed in inputs else "the output's buffer outside the output"
-            problems.append(f"{len(changed)} element(s) of {kind} changed: a store out of bounds, e.g. "
-                            f"{placed.where(placed.buffer.data_ptr() + at * placed.buffer.element_size())}")
+            problems.append(f"{int(changed.sum())} element(s) of {kind} changed: a store out of bounds, e.g. "
+                            f"{placed.where(int(placed.buffer.ctypes.data) + at * placed.buffer.itemsize)}")
     return problems
 
 
 def launch_guarded(kernel: Any, grid: tuple[int, ...], arguments: list[Any], constants: dict[str, int],
                    inputs: list[Placed], outputs: list[Placed]) -> None:
     """``kernel[grid](*arguments, **constants)`` with every access watched and the canaries checked after."""
-    import triton
-
-    if not isinstance(kernel, triton.runtime.jit.KernelInterface):
+    if not isinstance(kernel, _triton("triton.runtime.jit").KernelInterface):
         raise TypeError(f"expected a Triton kernel (a function decorated with @triton.jit), got {type(kernel).__name__}")
     found: list[str] = []
     with watched_accesses([*inputs, *outputs], outputs, found):
@@ -198,7 +264,7 @@ def cdiv(a: int, b: int) -> int:
 
 
 def output_of(placed: Placed) -> np.ndarray:
-    return placed.view.numpy().copy()
+    return placed.values()
 
 
 Harness = Callable[[Any, tuple], np.ndarray]
@@ -211,7 +277,7 @@ def launch_bias_relu(kernel: Any, arguments: tuple) -> np.ndarray:
     placed_x, placed_bias = place(x, "x", pad=3), place(bias, "bias")
     out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
     launch_guarded(kernel, (cdiv(rows, block_rows), cdiv(cols, block_cols)),
-                   [placed_x.view, placed_bias.view, out.view, rows, cols, placed_x.view.stride(0), out.view.stride(0)],
+                   [placed_x.pointer, placed_bias.pointer, out.pointer, rows, cols, placed_x.strides[0], out.strides[0]],
                    {"BLOCK_ROWS": block_rows, "BLOCK_COLS": block_cols}, [placed_x, placed_bias], [out])
     return output_of(out)
 
@@ -222,7 +288,7 @@ def launch_row_softmax(kernel: Any, arguments: tuple) -> np.ndarray:
     rows, cols = x.shape
     placed_x = place(x, "x", pad=3)
     out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
-    launch_guarded(kernel, (rows,), [placed_x.view, out.view, cols, placed_x.view.stride(0), out.view.stride(0)],
+    launch_guarded(kernel, (rows,), [placed_x.pointer, out.pointer, cols, placed_x.strides[0], out.strides[0]],
                    {"BLOCK": block}, [placed_x], [out])
     return output_of(out)
 
@@ -234,7 +300,7 @@ def launch_matmul_tile(kernel: Any, arguments: tuple) -> np.ndarray:
     placed_a, placed_b = place(a, "a", pad=3), place(b, "b", pad=2)
     c = place(np.zeros((m, n), dtype=np.float32), "c", output=True, pad=5)
     launch_guarded(kernel, (cdiv(m, block_m), cdiv(n, block_n)),
-                   [placed_a.view, placed_b.view, c.view, m, n, k, *placed_a.view.stride(), *placed_b.view.stride(),
-                    *c.view.stride()],
+                   [placed_a.pointer, placed_b.pointer, c.pointer, m, n, k, *placed_a.strides, *placed_b.strides,
+                    *c.strides],
                    {"BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": block_k}, [placed_a, placed_b], [c])
     return output_of(c)
