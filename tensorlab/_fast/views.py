@@ -34,7 +34,7 @@ class _Unrecorded(FunctionCtx):
 UNRECORDED = _Unrecorded()  # one for all: what a forward notes on it is never read
 
 
-def forward_only(function: type[Function], x: Tensor, *args: Any) -> Tensor:
+def forward_only(function: type[Function], x: Tensor, args: tuple) -> Tensor:
     """``function.apply(x, *args)`` for an ``x`` that does not require grad (and no other tensor argument)."""
     result: Tensor = function.forward(UNRECORDED, x, *args)
     return result
@@ -56,13 +56,17 @@ def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
     the new shape (what ``view_strides`` finds by walking the runs), and NumPy's reshape of the
     C-ordered array (which infers a -1 the same way) is that same view, built in C.
     """
-    data, strides = x._data, x._strides  # strides None: row-major, not computed yet
-    if not data.flags.c_contiguous or data.size == 0:
+    data, strides = x._data, x._strides
+    if data.size == 0:
         return None
-    if strides is not None and strides != contiguous_strides(data.shape):  # a size-1 dim with another stride
-        return None
+    if strides is not None:  # None means row-major (computed when asked); else ask NumPy
+        if not data.flags.c_contiguous:
+            return None
+        # NumPy's flag ignores the strides of size-1 dims; only there can x differ from row-major
+        if 1 in data.shape and strides != contiguous_strides(data.shape):
+            return None
     try:
-        if min(sizes, default=0) < -1:  # NumPy would infer any negative size; torch only -1
+        if min(sizes) < -1:  # NumPy would infer any negative size; torch only -1 (no sizes: ValueError)
             return None
         reshaped = data.reshape(sizes)
     except (ValueError, TypeError):
