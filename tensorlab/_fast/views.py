@@ -14,7 +14,7 @@ A view of a row-major tensor needs no walk over runs of memory: its strides are 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._storage import contiguous_strides
 from ..autograd.function import FunctionCtx

@@ -221,7 +221,10 @@ class Permute(Function):
         ctx.dims = dims
         data = x._data.transpose(dims)  # NumPy's own permuted view: the same layout, built in C
         strides = x.stride()
-        return x._view(data.shape, tuple([strides[d] for d in dims]), x._offset, data=data)
+        permuted = []  # a plain loop: in Python 3.11 a list comprehension is a function call of its own
+        for d in dims:
+            permuted.append(strides[d])
+        return x._view(data.shape, tuple(permuted), x._offset, data=data)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -253,7 +256,15 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 def permute(x: Tensor, *dims: Any) -> Tensor:
     if not dims:  # even a 0-d tensor needs its (empty) order spelled out: x.permute(())
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    return apply_view(Permute, x, _permutation(x, _sizes(dims)))
+    order = _sizes(dims)
+    if fast.enabled and not x._requires_grad:
+        # NumPy's transpose accepts the orders torch accepts (a negative dim counts from the end)
+        # and raises ValueError for any other; then _permutation raises torch's error
+        try:
+            return fast_views.forward_only(Permute, x, (order,))
+        except ValueError:
+            pass
+    return apply_view(Permute, x, _permutation(x, order))
 
 
 def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
