@@ -6,6 +6,7 @@ the view. When ``x`` does not require grad, ``apply`` would record nothing and r
 result as it is, so the op may call forward at once: same layout, same errors (they come from
 the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
 
+``t()`` skips even that: reversing the dims of a matrix is NumPy's ``.T`` and reversed strides.
 For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
 own indexing of ``x._data`` builds the array of the new layout in C; the layout itself
 (strides, offset) is still computed by ``ops.indexing.basic_index_layout``/``select_layout``.
@@ -46,6 +47,11 @@ def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
     if Ellipsis not in items:  # x[0] of a 1-d array is a NumPy scalar, x[0, ...] a 0-d view
         items = (*items, Ellipsis)
     return x._view(shape, strides, offset, data=x._data[items])
+
+
+def transposed_view(x: Tensor) -> Tensor:
+    """``x.t()`` of an x of at most 2 dims: NumPy's transposed array, x's strides in reverse order."""
+    return x._view(x._data.shape[::-1], x.stride()[::-1], x._offset, data=x._data.T)
 
 
 def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:

@@ -288,6 +288,8 @@ def t(x: Tensor) -> Tensor:
     ndim = x._data.ndim
     if ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+    if fast.enabled and not x._requires_grad:
+        return fast_views.transposed_view(x)
     return apply_view(Permute, x, ((), (0,), (1, 0))[ndim], node_name="TBackward0")
 
 
