@@ -168,7 +168,7 @@ class Tensor(_NamedMethods):
         """
         t = object.__new__(Tensor)  # what _alias does, inlined: views are made often, and this is their cost
         array = strided_array(self._storage, shape, strides, offset) if data is None else data  # type: ignore[arg-type]  # strides None only with data
-        t._init_fields(self._storage, array, offset, None if strides is None else tuple(strides), self.dtype)
+        t._init_fields(self._storage, array, offset, strides, self.dtype)  # every view op's layout is made of tuples
         t._view_info = ViewInfo(self, multi_output)
         if self._requires_grad and not _grad_state.enabled:
             t._requires_grad = True

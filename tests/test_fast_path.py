@@ -42,6 +42,7 @@ HOOKS = {
     "gradient stealing": (grad_stealing, "can_steal", lambda: (tl.ones(3, requires_grad=True) * 2).sum().backward()),
     "view op straight to forward": (views, "forward_only", lambda: tl.ones(2, 3).permute(1, 0)),
     "view of a row-major tensor": (views, "row_major_view", lambda: tl.ones(2, 3).view(6)),
+    "t() as NumPy's transposed view": (views, "transposed_view", lambda: tl.ones(2, 3).t()),
     "basic index as NumPy's view": (views, "basic_index_view", lambda: tl.ones(2, 3)[0, ::2]),
     "a TensorDataset batch as one gather": (
         batched_fetch, "tensor_dataset_batch", lambda: list(tl.utils.data.DataLoader(tl.utils.data.TensorDataset(tl.ones(4, 2)), batch_size=2)),

@@ -6,6 +6,7 @@ the view. When ``x`` does not require grad, ``apply`` would record nothing and r
 result as it is, so the op may call forward at once: same layout, same errors (they come from
 the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
 
+``t()`` skips even that: reversing the dims of a matrix is NumPy's ``.T`` and reversed strides.
 For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
 own indexing of ``x._data`` builds the array of the new layout in C; the layout itself
 (strides, offset) is still computed by ``ops.indexing.basic_index_layout``/``select_layout``.
@@ -14,7 +15,7 @@ A view of a row-major tensor needs no walk over runs of memory: its strides are 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._storage import contiguous_strides
 from ..autograd.function import FunctionCtx
@@ -34,7 +35,7 @@ class _Unrecorded(FunctionCtx):
 UNRECORDED = _Unrecorded()  # one for all: what a forward notes on it is never read
 
 
-def forward_only(function: type[Function], x: Tensor, *args: Any) -> Tensor:
+def forward_only(function: type[Function], x: Tensor, args: tuple) -> Tensor:
     """``function.apply(x, *args)`` for an ``x`` that does not require grad (and no other tensor argument)."""
     result: Tensor = function.forward(UNRECORDED, x, *args)
     return result
@@ -48,6 +49,11 @@ def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
     return x._view(shape, strides, offset, data=x._data[items])
 
 
+def transposed_view(x: Tensor) -> Tensor:
+    """``x.t()`` of an x of at most 2 dims: NumPy's transposed array, x's strides in reverse order."""
+    return x._view(x._data.shape[::-1], x.stride()[::-1], x._offset, data=x._data.T)
+
+
 def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
     """``x.view(*sizes)`` when x is row-major and not empty; None when the general rule must decide
     (another layout, or sizes NumPy refuses: then the plain path raises torch's error).
@@ -56,13 +62,17 @@ def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
     the new shape (what ``view_strides`` finds by walking the runs), and NumPy's reshape of the
     C-ordered array (which infers a -1 the same way) is that same view, built in C.
     """
-    data, strides = x._data, x._strides  # strides None: row-major, not computed yet
-    if not data.flags.c_contiguous or data.size == 0:
+    data, strides = x._data, x._strides
+    if data.size == 0:
         return None
-    if strides is not None and strides != contiguous_strides(data.shape):  # a size-1 dim with another stride
-        return None
+    if strides is not None:  # None means row-major (computed when asked); else ask NumPy
+        if not data.flags.c_contiguous:
+            return None
+        # NumPy's flag ignores the strides of size-1 dims; only there can x differ from row-major
+        if 1 in data.shape and strides != contiguous_strides(data.shape):
+            return None
     try:
-        if min(sizes, default=0) < -1:  # NumPy would infer any negative size; torch only -1
+        if min(sizes) < -1:  # NumPy would infer any negative size; torch only -1 (no sizes: ValueError)
             return None
         reshaped = data.reshape(sizes)
     except (ValueError, TypeError):

@@ -53,7 +53,7 @@ def apply_view(function: type[Function], x: Tensor, *args: Any, node_name: str =
     """``function.apply(x, *args)`` (``apply_as(node_name, ...)`` when named); on the fast path,
     forward at once when x records nothing."""
     if fast.enabled and not x._requires_grad:
-        return fast_views.forward_only(function, x, *args)
+        return fast_views.forward_only(function, x, args)
     return function.apply_as(node_name, x, *args) if node_name else function.apply(x, *args)
 
 
@@ -221,7 +221,10 @@ class Permute(Function):
         ctx.dims = dims
         data = x._data.transpose(dims)  # NumPy's own permuted view: the same layout, built in C
         strides = x.stride()
-        return x._view(data.shape, tuple([strides[d] for d in dims]), x._offset, data=data)
+        permuted = []  # a plain loop: in Python 3.11 a list comprehension is a function call of its own
+        for d in dims:
+            permuted.append(strides[d])
+        return x._view(data.shape, tuple(permuted), x._offset, data=data)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -232,17 +235,18 @@ class Permute(Function):
 
 
 def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
-    if len(dims) != x.ndim:
+    ndim = x._data.ndim
+    if len(dims) != ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
             f"equal to len(dims) = {len(dims)}"
         )
-    if sorted(dims) == list(range(x.ndim)):
+    if sorted(dims) == list(range(ndim)):
         return tuple(dims)  # already an order of 0..ndim-1: the usual case, nothing to wrap or check
     wrapped: list[int] = []
     for d in dims:  # like torch, one dim at a time: a repeat before a bad dim is reported as a repeat
-        dim = _wrap_dim(d, x.ndim)
+        dim = _wrap_dim(d, ndim)
         if dim in wrapped:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         wrapped.append(dim)
@@ -252,7 +256,15 @@ def _permutation(x: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 def permute(x: Tensor, *dims: Any) -> Tensor:
     if not dims:  # even a 0-d tensor needs its (empty) order spelled out: x.permute(())
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    return apply_view(Permute, x, _permutation(x, _sizes(dims)))
+    order = _sizes(dims)
+    if fast.enabled and not x._requires_grad:
+        # NumPy's transpose accepts the orders torch accepts (a negative dim counts from the end)
+        # and raises ValueError for any other; then _permutation raises torch's error
+        try:
+            return fast_views.forward_only(Permute, x, (order,))
+        except ValueError:
+            pass
+    return apply_view(Permute, x, _permutation(x, order))
 
 
 def _swapped(x: Tensor, dim0: int, dim1: int) -> tuple[int, ...]:
@@ -273,9 +285,12 @@ swapaxes = swapdims = transpose
 
 def t(x: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are; more dims are an error."""
-    if x.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return apply_view(Permute, x, ((), (0,), (1, 0))[x.ndim], node_name="TBackward0")
+    ndim = x._data.ndim
+    if ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+    if fast.enabled and not x._requires_grad:
+        return fast_views.transposed_view(x)
+    return apply_view(Permute, x, ((), (0,), (1, 0))[ndim], node_name="TBackward0")
 
 
 def reverse_dims(x: Tensor) -> Tensor:
@@ -435,17 +450,18 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
     """Fix ``dim`` at ``index`` and drop it: ``x.select(0, i)`` is ``x[i]``."""
-    if x.ndim == 0:
+    shape = x._data.shape
+    if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = _wrap_dim(dim, x.ndim)
-    size, index = x.shape[dim], int(index)
+    dim = _wrap_dim(dim, len(shape))
+    size, index = shape[dim], int(index)
     if not -size <= index < size:
         raise IndexError(
             f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}"
         )
     index = index + size if index < 0 else index
-    if fast.enabled and not x._requires_grad:  # nothing to record: NumPy's x[..., index] is the view
-        return fast_views.basic_index_view(x, (slice(None),) * dim + (index,), select_layout(layout_of(x), dim, index))
+    if fast.enabled and not x._requires_grad:  # nothing to record: NumPy's x[:, ..., index, ...] is the view
+        return fast_views.basic_index_view(x, (slice(None),) * dim + (index, Ellipsis), select_layout(layout_of(x), dim, index))
     return Window.apply_as("SelectBackward0", x, lambda layout: select_layout(layout, dim, index))
 
 
@@ -532,8 +548,8 @@ class Expand(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, shape: tuple, strides: tuple) -> Tensor:
-        ctx.input_shape = x.shape
-        return x._view(shape, strides, x.storage_offset())
+        ctx.input_shape = x._data.shape
+        return x._view(shape, strides, x._offset)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -545,39 +561,35 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
 
     Sizes line up on the right (as in broadcasting). A new leading dim of size 1 gets the stride
     a contiguous-looking layout would give it (size * stride of the dim after it), like torch.
+    Dims are checked from the right, so the rightmost bad size decides the error, as in torch.
     """
-    if len(sizes) < x.ndim:
-        raise RuntimeError(
-            f"expand(tensorlab.{x.dtype.name}{{{list(x.shape)}}}, size={list(sizes)}): the number "
-            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({x.ndim})"
-        )
-    leading = len(sizes) - x.ndim
     x_shape, x_strides = x._data.shape, x.stride()
-    shape, strides = [0] * len(sizes), [0] * len(sizes)
-    for d in reversed(range(len(sizes))):
-        target = sizes[d]
-        if d >= leading:
-            have, stride = x_shape[d - leading], x_strides[d - leading]
-        else:
-            if target < 0:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
-                    f"non-existing dimension {d}"
-                )
-            have = 1
-            stride = 0 if d + 1 == len(sizes) or x.ndim == 0 else shape[d + 1] * strides[d + 1]
-        if target == -1:
-            target = have
-        if have != target:
-            if have != 1:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target}) must match the existing size ({have}) "
-                    f"at non-singleton dimension {d}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                    f"{list(x.shape)}"
-                )
-            stride = 0
-        shape[d], strides[d] = target, stride
+    leading = len(sizes) - len(x_shape)
+    if leading < 0:
+        raise RuntimeError(
+            f"expand(tensorlab.{x.dtype.name}{{{list(x_shape)}}}, size={list(sizes)}): the number "
+            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(x_shape)})"
+        )
+    shape, strides = list(sizes), [0] * len(sizes)  # stretched and new dims: stride 0
+    for d in range(len(sizes) - 1, leading - 1, -1):  # x's own dims: same size (or -1) keeps its stride
+        have = x_shape[d - leading]
+        if sizes[d] == have or sizes[d] == -1:
+            shape[d], strides[d] = have, x_strides[d - leading]
+        elif have != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({sizes[d]}) must match the existing size ({have}) "
+                f"at non-singleton dimension {d}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(x_shape)}"
+            )
+    for d in range(leading - 1, -1, -1):  # new leading dims
+        if sizes[d] < 0:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({sizes[d]}) isn't allowed in a leading, "
+                f"non-existing dimension {d}"
+            )
+        if sizes[d] == 1 and x_shape:
+            strides[d] = shape[d + 1] * strides[d + 1]
     return tuple(shape), tuple(strides)
 
 
