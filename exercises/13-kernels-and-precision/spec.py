@@ -12,6 +12,6 @@ EXERCISE = Exercise(
         Graded("matmul_tile_kernel", points=3, random_cases=2),
         Graded("round_to_format", points=3, random_cases=20),
     ),
-    timeout=10.0,  # the kernels' tasks ask for more themselves (torch and triton start in the sandbox)
+    timeout=10.0,  # the kernels' tasks ask for more themselves (triton starts in the sandbox, and each case is an interpreter launch)
     memory_mb=1024,
 )
