@@ -8,7 +8,6 @@ diff of ``tests/snapshots/``.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,13 +18,11 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import ConvExplorer, ConvModel
 from tensorlab.widgets.conv import kernel_text, parse_kernel
 from tensorlab.widgets.grid import indices
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
-SVG_KEY = "{http://www.w3.org/2000/svg}"
 
 
 def torch_run(model: ConvModel) -> tuple:
@@ -117,13 +114,8 @@ def test_svg_matches_snapshot(name: str) -> None:
     ET.fromstring(svg)
     assert svg == CASES[name]().to_svg(), "not deterministic"
     path = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+    assert_matches_snapshot(svg, path)
 
-
-def hover_groups(svg: str) -> dict[str, ET.Element]:
-    return {group.get("data-key"): group for group in ET.fromstring(svg).iter(f"{SVG_KEY}g") if group.get("data-key")}
 
 
 def test_an_output_links_its_receptive_field_and_the_kernel_taps() -> None:

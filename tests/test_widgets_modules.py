@@ -8,7 +8,6 @@ diff of ``tests/snapshots/``.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from pathlib import Path
@@ -18,12 +17,10 @@ from typing import Any
 import nbformat
 import pytest
 import torch
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot
 
 import tensorlab as tl
 from tensorlab.widgets import ModuleExplorer, ModuleModel
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
-SVG_KEY = "{http://www.w3.org/2000/svg}"
 
 
 def seed_model(lib: ModuleType) -> Any:
@@ -118,9 +115,7 @@ def test_svg_matches_snapshot() -> None:
     ET.fromstring(svg)
     assert svg == snapshot_explorer().to_svg(), "not deterministic"
     path = SNAPSHOTS / "modules_seed_model.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+    assert_matches_snapshot(svg, path)
 
 
 def test_svg_links_modules_and_calls_both_ways() -> None:

@@ -9,7 +9,6 @@ diff of ``tests/snapshots/``.
 from __future__ import annotations
 
 import math
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,13 +17,12 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import PrecisionExplorer, PrecisionModel
 from tensorlab.widgets.precision import parse_number
 from tensorlab.widgets.svg import text_width
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
-SVG_KEY = "{http://www.w3.org/2000/svg}"
 TORCH_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
                 "fp8_e4m3": torch.float8_e4m3fn, "fp8_e5m2": torch.float8_e5m2}
 INTEGER_VIEWS = {8: torch.uint8, 16: torch.int16, 32: torch.int32}
@@ -112,13 +110,7 @@ def test_svg_matches_snapshot(name: str) -> None:
     ET.fromstring(svg)
     assert svg == CASES[name]().to_svg(), "not deterministic"
     path = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
-
-
-def hover_groups(svg: str) -> dict[str, ET.Element]:
-    return {group.get("data-key", ""): group for group in ET.fromstring(svg).iter(f"{SVG_KEY}g") if group.get("data-key")}
+    assert_matches_snapshot(svg, path)
 
 
 def attribute(element: ET.Element | None, name: str) -> str:

@@ -6,11 +6,10 @@ diff of ``tests/snapshots/``.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
+from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot
 
 import tensorlab
 from tensorlab.widgets import (
@@ -24,8 +23,6 @@ from tensorlab.widgets import (
 )
 from tensorlab.widgets.einsum import EinsumExplorer
 from tensorlab.widgets.svg import Svg, text_width
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 def graph_explorer(step: int) -> GraphExplorer:
@@ -77,9 +74,7 @@ def test_svg_matches_snapshot(name: str) -> None:
     ET.fromstring(svg)  # well-formed XML, so browsers and nbconvert can show it
     assert svg == CASES[name]().to_svg(), "not deterministic"
     path = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+    assert_matches_snapshot(svg, path)
 
 
 def test_static_mimebundle_has_the_picture_and_a_summary() -> None:
@@ -179,9 +174,7 @@ def test_einsum_svg_matches_snapshot(name: str) -> None:
     ET.fromstring(svg)
     assert svg == EINSUM_CASES[name]().to_svg(), "not deterministic"
     path = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+    assert_matches_snapshot(svg, path)
 
 
 def test_einsum_svg_links_every_use_of_a_letter() -> None:

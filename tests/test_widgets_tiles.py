@@ -8,7 +8,6 @@ diff of ``tests/snapshots/``.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,13 +17,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.kernels.tiles import grouped_tile
 from tensorlab.widgets import TileExplorer
 from tensorlab.widgets.tiles import MatmulTiles, RowTiles, next_power_of_two
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
-SVG_KEY = "{http://www.w3.org/2000/svg}"
 
 
 @st.composite
@@ -117,13 +114,8 @@ def test_svg_matches_snapshot(name: str) -> None:
     ET.fromstring(svg)
     assert svg == CASES[name]().to_svg(), "not deterministic"
     path = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
-        path.write_text(svg, encoding="utf-8")
-    assert svg == path.read_text(encoding="utf-8"), f"{path.name} changed; rerun with UPDATE_SNAPSHOTS=1 if intended"
+    assert_matches_snapshot(svg, path)
 
-
-def hover_groups(svg: str) -> dict[str, ET.Element]:
-    return {group.get("data-key"): group for group in ET.fromstring(svg).iter(f"{SVG_KEY}g") if group.get("data-key")}
 
 
 def test_a_program_lights_up_its_block_and_the_tiles_it_loads() -> None:
