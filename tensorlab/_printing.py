@@ -90,7 +90,7 @@ class _Formatter:
         magnitudes = np.abs(shown).astype(np.float64)
         smallest, largest = magnitudes.min(), magnitudes.max()
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
-        spread_out = largest / smallest > 1000.0 or largest > 1.0e8
+        spread_out = largest > 1000.0 * smallest or largest > 1.0e8  # a product: largest / smallest can overflow
         self.sci_mode = spread_out if self.int_mode else spread_out or smallest < 1.0e-4
         if PRINT_OPTIONS.sci_mode is not None:  # set_printoptions(sci_mode=...) overrides the choice
             self.sci_mode = PRINT_OPTIONS.sci_mode
