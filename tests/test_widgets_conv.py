@@ -18,11 +18,11 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import ConvExplorer, ConvModel
 from tensorlab.widgets.conv import kernel_text, parse_kernel
 from tensorlab.widgets.grid import indices
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 
 def torch_run(model: ConvModel) -> tuple:

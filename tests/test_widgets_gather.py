@@ -16,11 +16,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import GatherExplorer, GatherModel
 from tensorlab.widgets.gather import parse_index
 from tensorlab.widgets.grid import indices
+from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot, hover_groups
 
 
 def torch_run(model: GatherModel) -> tuple:

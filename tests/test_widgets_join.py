@@ -16,10 +16,10 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import JoinExplorer, JoinModel
 from tensorlab.widgets.join import parse_split_argument
+from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot, hover_groups
 
 small_shape = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)
 

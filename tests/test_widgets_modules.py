@@ -17,10 +17,10 @@ from typing import Any
 import nbformat
 import pytest
 import torch
-from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot
 
 import tensorlab as tl
 from tensorlab.widgets import ModuleExplorer, ModuleModel
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot
 
 
 def seed_model(lib: ModuleType) -> Any:

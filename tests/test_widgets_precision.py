@@ -17,11 +17,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.widgets import PrecisionExplorer, PrecisionModel
 from tensorlab.widgets.precision import parse_number
 from tensorlab.widgets.svg import text_width
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 TORCH_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
                 "fp8_e4m3": torch.float8_e4m3fn, "fp8_e5m2": torch.float8_e5m2}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot
 
 import tensorlab
 from tensorlab.widgets import (
@@ -23,6 +22,7 @@ from tensorlab.widgets import (
 )
 from tensorlab.widgets.einsum import EinsumExplorer
 from tensorlab.widgets.svg import Svg, text_width
+from tests.svg_snapshots import SNAPSHOTS, assert_matches_snapshot
 
 
 def graph_explorer(step: int) -> GraphExplorer:

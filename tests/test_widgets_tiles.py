@@ -17,11 +17,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 from tensorlab.kernels.tiles import grouped_tile
 from tensorlab.widgets import TileExplorer
 from tensorlab.widgets.tiles import MatmulTiles, RowTiles, next_power_of_two
+from tests.svg_snapshots import SNAPSHOTS, SVG_KEY, assert_matches_snapshot, hover_groups
 
 
 @st.composite
