@@ -9,6 +9,7 @@ the new shape can be expressed with strides over the same memory — follows fro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -164,7 +165,10 @@ def strided_array(
     item = base.itemsize
     if 0 in shape:  # an empty view reads nothing; NumPy only accepts an offset inside the buffer
         offset = 0
-    byte_strides = []  # a plain loop: in Python 3.11 a list comprehension is a function call of its own
-    for s in strides:
-        byte_strides.append(s * item)
-    return np.ndarray(shape, base.dtype, base, offset * item, tuple(byte_strides))  # a tuple: NumPy reads it faster than a list
+    return np.ndarray(shape, base.dtype, base, offset * item, byte_strides(tuple(strides), item))
+
+
+@functools.lru_cache(maxsize=4096)  # views ask for the same few layouts over and over
+def byte_strides(strides: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    """Strides counted in bytes, as NumPy counts them (a tuple: NumPy reads it faster than a list)."""
+    return tuple([s * itemsize for s in strides])

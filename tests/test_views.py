@@ -303,6 +303,71 @@ def test_expand_random(shape: tuple, data: st.DataObject) -> None:
     check_op(lambda m, x: x.expand(*(lead + target)), values(shape))
 
 
+def _expand_both(make: Any, sizes: tuple) -> tuple[Any, Any]:
+    """``make(lib).expand(*sizes)`` in torch and tensorlab, each called twice (the second call finds
+    tensorlab's layout cache filled), checked equal in layout, values and base after each call."""
+    results = []
+    for _ in range(2):
+        t, m = make(torch).expand(*sizes), make(tl).expand(*sizes)
+        assert (tuple(m.shape), m.stride(), m.storage_offset()) == (tuple(t.shape), t.stride(), t.storage_offset())
+        np.testing.assert_array_equal(m.numpy(), t.numpy())
+        assert m._base is not None and m.untyped_storage() is m._base.untyped_storage()
+        results.append((t, m))
+    return results[-1]
+
+
+@given(nonempty_shapes, st.data())
+def test_expand_of_a_strided_view_twice(shape: tuple, data: st.DataObject) -> None:
+    """Views with an offset and steps (x[1:, ::2]): the cached layout is keyed by shape and strides."""
+    if not shape:
+        shape = (1,)
+    base = values(tuple(s + 1 for s in shape))
+    index = (slice(1, None), *(slice(None, None, data.draw(st.integers(1, 2))) for _ in shape[1:]))
+    target = tuple(data.draw(st.integers(1, 3)) for _ in shape)
+    lead = tuple(data.draw(st.lists(st.integers(0, 2), max_size=2)))
+
+    def make(lib: Any) -> Any:
+        view = lib.from_numpy(base.copy())[index]
+        return view[tuple(slice(0, 1) for _ in shape)]  # size 1 in every dim, strides of the view
+
+    _expand_both(make, lead + target)
+
+
+@pytest.mark.parametrize("sizes", [(3, 4), ((3, 4),), ([3, 4],), (-1, 4), (np.int64(3), 4), (3.0, 4)],
+                         ids=["ints", "tuple", "list", "minus one", "numpy int", "equal float"])
+def test_expand_sizes_in_every_spelling_agree_before_and_after_the_cache(sizes: tuple) -> None:
+    if isinstance(sizes[0], float):  # torch refuses a float size; tensorlab int()s it (noted difference)
+        got = tl.ones(1, 4).expand(*sizes)
+        assert (tuple(got.shape), got.stride()) == ((3, 4), (0, 1))
+        return
+    _expand_both(lambda lib: lib.ones(1, 4), sizes)
+
+
+def test_expand_cache_keeps_errors_and_no_size_objects() -> None:
+    """A layout that failed is never stored (the same call fails again), a same-shaped tensor with
+    other strides gets its own layout, and sizes given as tensors are not kept alive by the cache."""
+    import gc
+    import weakref
+
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="must match the existing size"):
+            tl.ones(2, 4).expand(3, 4)
+    wide = tl.ones(4, 2).t()  # shape (2, 4), strides (1, 2)
+    _expand_both(lambda lib: lib.ones(1, 4), (2, 4))
+    assert wide.expand(2, 4).stride() == torch.ones(4, 2).t().expand(2, 4).stride()
+    size = tl.tensor(3)
+    alive = weakref.ref(size)
+    assert tuple(tl.ones(1, 4).expand(size, 4).shape) == (3, 4)
+    del size
+    gc.collect()
+    assert alive() is None
+
+
+def test_expand_of_an_empty_tensor() -> None:
+    _expand_both(lambda lib: lib.ones(5, 0, 1)[2:], (2, 3, 0, 4))
+    _expand_both(lambda lib: lib.ones(0), (3, 0))
+
+
 @given(st.data())
 def test_as_strided_random(data: st.DataObject) -> None:
     shape = tuple(data.draw(st.lists(st.integers(1, 3), max_size=3)))

@@ -6,8 +6,8 @@ the view. When ``x`` does not require grad, ``apply`` would record nothing and r
 result as it is, so the op may call forward at once: same layout, same errors (they come from
 the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
 
-``t()`` skips even that: reversing the dims of a matrix is NumPy's ``.T`` and reversed strides.
-For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
+``expand`` also builds its stride-0 array at once. ``t()`` skips even that: reversing the dims
+of a matrix is NumPy's ``.T`` and reversed strides. For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
 own indexing of ``x._data`` builds the array of the new layout in C; the layout itself
 (strides, offset) is still computed by ``ops.indexing.basic_index_layout``/``select_layout``.
 A view of a row-major tensor needs no walk over runs of memory: its strides are row-major too.
@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._storage import contiguous_strides
+import numpy as np
+
+from .._storage import byte_strides, contiguous_strides
 from ..autograd.function import FunctionCtx
 
 if TYPE_CHECKING:
@@ -52,6 +54,21 @@ def basic_index_view(x: Tensor, items: tuple, layout: tuple) -> Tensor:
 def transposed_view(x: Tensor) -> Tensor:
     """``x.t()`` of an x of at most 2 dims: NumPy's transposed array, x's strides in reverse order."""
     return x._view(x._data.shape[::-1], x.stride()[::-1], x._offset, data=x._data.T)
+
+
+def expanded_view(x: Tensor, shape: tuple, strides: tuple) -> Tensor:
+    """``x.expand(...)`` with its layout (``ops.views.expand_layout``) already found and checked.
+
+    NumPy has no C routine for an arbitrary stride-0 layout (``np.broadcast_to`` is Python on
+    top of the constructor), so the array is made with ``np.ndarray`` at once, from byte strides
+    that are computed once per layout; an empty x goes the general way (NumPy's offset rule).
+    """
+    base = x._storage.array
+    if not x._data.size:
+        return x._view(shape, strides, x._offset)
+    item = base.itemsize
+    array = np.ndarray(shape, base.dtype, base, x._offset * item, byte_strides(strides, item))
+    return x._view(shape, strides, x._offset, data=array)
 
 
 def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:

@@ -559,9 +559,11 @@ class Expand(Function):
 def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Shape and strides of ``x.expand(*sizes)``: every dim that is stretched gets stride 0.
 
-    Sizes line up on the right (as in broadcasting). A new leading dim of size 1 gets the stride
-    a contiguous-looking layout would give it (size * stride of the dim after it), like torch.
-    Dims are checked from the right, so the rightmost bad size decides the error, as in torch.
+    Sizes line up on the right (as in broadcasting), so the layout is built from the right:
+    ``zip`` of the reversed sizes and x's reversed dims stops where x's dims run out. A new
+    leading dim of size 1 gets the stride a contiguous-looking layout would give it (size *
+    stride of the dim after it), like torch. Going right to left also makes the rightmost bad
+    size decide the error, as in torch.
     """
     x_shape, x_strides = x._data.shape, x.stride()
     leading = len(sizes) - len(x_shape)
@@ -571,32 +573,56 @@ def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, 
             f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(x_shape)})"
         )
-    shape, strides = list(sizes), [0] * len(sizes)  # stretched and new dims: stride 0
-    for d in range(len(sizes) - 1, leading - 1, -1):  # x's own dims: same size (or -1) keeps its stride
-        have = x_shape[d - leading]
-        if sizes[d] == have or sizes[d] == -1:
-            shape[d], strides[d] = have, x_strides[d - leading]
-        elif have != 1:
+    shape: list[int] = []  # right to left; reversed at the end
+    strides: list[int] = []
+    for size, have, stride in zip(reversed(sizes), reversed(x_shape), reversed(x_strides), strict=False):
+        if size == have or size == -1:  # x's own dim: same size (or -1) keeps its stride
+            shape.append(have)
+            strides.append(stride)
+        elif have == 1:  # stretched: every index reads the one element
+            shape.append(size)
+            strides.append(0)
+        else:
             raise RuntimeError(
-                f"The expanded size of the tensor ({sizes[d]}) must match the existing size ({have}) "
-                f"at non-singleton dimension {d}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                f"{list(x_shape)}"
+                f"The expanded size of the tensor ({size}) must match the existing size ({have}) "
+                f"at non-singleton dimension {len(sizes) - 1 - len(shape)}.  Target sizes: "
+                f"{list(sizes)}.  Tensor sizes: {list(x_shape)}"
             )
-    for d in range(leading - 1, -1, -1):  # new leading dims
+    for d in range(leading - 1, -1, -1):  # new leading dims: stride 0, but size 1 continues the layout
         if sizes[d] < 0:
             raise RuntimeError(
                 f"The expanded size of the tensor ({sizes[d]}) isn't allowed in a leading, "
                 f"non-existing dimension {d}"
             )
-        if sizes[d] == 1 and x_shape:
-            strides[d] = shape[d + 1] * strides[d + 1]
+        strides.append(shape[-1] * strides[-1] if sizes[d] == 1 and x_shape else 0)
+        shape.append(sizes[d])
+    shape.reverse()
+    strides.reverse()
     return tuple(shape), tuple(strides)
+
+
+# Layouts of expand calls already made, keyed by x's shape and strides (None: row-major) and the
+# sizes as given: the layout is a pure function of those small tuples, and a loop asks for the
+# same few again and again. Only keys of plain ints are kept (a key keeps its objects alive).
+_EXPANDED_LAYOUTS: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_MAX_EXPANDED_LAYOUTS = 4096
 
 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    return apply_view(Expand, x, *expand_layout(x, tuple(map(int, _sizes(sizes)))))
+    if len(sizes) == 1 and type(sizes[0]) is not int:  # expand((8, 16)), expand(torch.Size(...))
+        sizes = _sizes(sizes)
+    key = (x._data.shape, x._strides, sizes)
+    layout = _EXPANDED_LAYOUTS.get(key)
+    if layout is None:  # equal sizes of another type (2.0, np.int64(2)) int() to the same layout
+        layout = expand_layout(x, tuple(map(int, sizes)))
+        if len(_EXPANDED_LAYOUTS) < _MAX_EXPANDED_LAYOUTS and all(type(s) is int for s in sizes):
+            _EXPANDED_LAYOUTS[key] = layout
+    shape, strides = layout
+    if fast.enabled and not x._requires_grad:
+        return fast_views.expanded_view(x, shape, strides)
+    return Expand.apply(x, shape, strides)
 
 
 # --- any layout at all: as_strided --------------------------------------------------------
