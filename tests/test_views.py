@@ -333,14 +333,38 @@ def test_expand_of_a_strided_view_twice(shape: tuple, data: st.DataObject) -> No
     _expand_both(make, lead + target)
 
 
-@pytest.mark.parametrize("sizes", [(3, 4), ((3, 4),), ([3, 4],), (-1, 4), (np.int64(3), 4), (3.0, 4)],
-                         ids=["ints", "tuple", "list", "minus one", "numpy int", "equal float"])
+@pytest.mark.parametrize("sizes", [(3, 4), ((3, 4),), ([3, 4],), (-1, 4), (np.int64(3), 4)],
+                         ids=["ints", "tuple", "list", "minus one", "numpy int"])
 def test_expand_sizes_in_every_spelling_agree_before_and_after_the_cache(sizes: tuple) -> None:
-    if isinstance(sizes[0], float):  # torch refuses a float size; tensorlab int()s it (noted difference)
-        got = tl.ones(1, 4).expand(*sizes)
-        assert (tuple(got.shape), got.stride()) == ((3, 4), (0, 1))
-        return
     _expand_both(lambda lib: lib.ones(1, 4), sizes)
+
+
+SIZE_CALLS = {
+    "view": lambda x, *sizes: x.view(*sizes),
+    "view of a transposed": lambda x, *sizes: x.reshape(3, 2).t().reshape(6).view(*sizes),
+    "reshape": lambda x, *sizes: x.reshape(*sizes),
+    "reshape of a tuple": lambda x, *sizes: x.reshape(sizes),
+    "expand": lambda x, *sizes: x[:1].expand(*sizes),
+}
+
+
+@pytest.mark.parametrize("bad", [3.5, "3", float("nan"), float("inf")], ids=["fraction", "string", "nan", "inf"])
+@pytest.mark.parametrize("call", SIZE_CALLS.values(), ids=list(SIZE_CALLS))
+def test_a_size_that_is_not_a_whole_number_is_a_type_error_as_in_torch(call: Any, bad: Any) -> None:
+    """Never ``int()``'s silent truncation of 3.5 to 3: torch's TypeError, before and after a good call."""
+    for lib in (torch, tl):
+        call(lib.ones(6), 3, 2)  # a good call first: expand's layout cache then holds (3, 2)
+        with pytest.raises(TypeError):
+            call(lib.ones(6), bad, 2)
+
+
+@pytest.mark.parametrize("call", SIZE_CALLS.values(), ids=list(SIZE_CALLS))
+def test_a_whole_float_size_is_taken_where_torch_refuses_it(call: Any) -> None:
+    """The documented difference (``ops.views.int_sizes``): 3.0 is 3, so expand's layout cache and
+    a first call always agree; torch raises TypeError."""
+    with pytest.raises(TypeError):
+        call(torch.ones(6), 3.0, 2)
+    assert tuple(call(tl.ones(6), 3.0, 2).shape) == tuple(call(torch.ones(6), 3, 2).shape)
 
 
 def test_expand_cache_keeps_errors_and_no_size_objects() -> None:

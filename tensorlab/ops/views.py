@@ -64,6 +64,30 @@ def _sizes(args: tuple) -> tuple:
     return tuple(args)
 
 
+def int_sizes(sizes: Sequence[Any], op: str, argument: str = "size") -> tuple[int, ...]:
+    """Sizes as Python ints; torch's TypeError for a size that is not a whole number.
+
+    ``int()`` alone would turn ``view(3.5, 2)`` into ``view(3, 2)``, a silent wrong answer. A size
+    passes when ``int()`` keeps its value: ints of any kind (``np.int64(3)``, a 0-d integer tensor)
+    and also ``3.0``, which torch refuses (so that expand's layout cache, where ``3.0 == 3`` finds
+    the layout of 3, and a first call agree).
+    """
+    ints = []
+    for position, size in enumerate(sizes):
+        try:
+            as_int = int(size)
+            whole = bool(as_int == size)
+        except (TypeError, ValueError, OverflowError):  # a string, nan or inf, a tensor of many elements
+            whole = False
+        if not whole:
+            raise TypeError(
+                f"{op}(): argument '{argument}' (position 1) must be tuple of ints, but found element "
+                f"of type {type(size).__name__} at pos {position}"
+            )
+        ints.append(as_int)
+    return tuple(ints)
+
+
 def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
     """Replace a single -1 by whatever size makes the element count match.
 
@@ -123,7 +147,7 @@ def view(x: Tensor, *shape: Any) -> Tensor:
     """Same memory, new shape; fails (RuntimeError) when no strides can express it."""
     if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
         return row_major
-    new_shape = infer_size(_sizes(shape), x.numel())
+    new_shape = infer_size(int_sizes(_sizes(shape), "view"), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
@@ -134,7 +158,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     """A view when the memory allows it, otherwise a contiguous copy (then a view of the copy)."""
     if fast.enabled and not x._requires_grad and (row_major := fast_views.row_major_view(x, _sizes(shape))) is not None:
         return row_major
-    new_shape = infer_size(_sizes(shape), x.numel())
+    new_shape = infer_size(int_sizes(_sizes(shape), "reshape", "shape"), x.numel())
     strides = view_strides(x.shape, x.stride(), new_shape)
     if strides is not None:
         return apply_view(Regroup, x, new_shape, strides)
@@ -615,8 +639,8 @@ def expand(x: Tensor, *sizes: Any) -> Tensor:
         sizes = _sizes(sizes)
     key = (x._data.shape, x._strides, sizes)
     layout = _EXPANDED_LAYOUTS.get(key)
-    if layout is None:  # equal sizes of another type (2.0, np.int64(2)) int() to the same layout
-        layout = expand_layout(x, tuple(map(int, sizes)))
+    if layout is None:  # equal sizes of another type (np.int64(2), 2.0) pass int_sizes as that layout
+        layout = expand_layout(x, int_sizes(sizes, "expand"))
         if len(_EXPANDED_LAYOUTS) < _MAX_EXPANDED_LAYOUTS and all(type(s) is int for s in sizes):
             _EXPANDED_LAYOUTS[key] = layout
     shape, strides = layout
