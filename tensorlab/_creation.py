@@ -21,6 +21,7 @@ from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
 from ._tensor import Size, Tensor, require_tensors
 from .ops.copy import preserve_format
+from .ops.views import int_sizes
 
 
 def _shape_arg(size: tuple) -> tuple[int, ...]:
@@ -29,7 +30,7 @@ def _shape_arg(size: tuple) -> tuple[int, ...]:
         raise TypeError('missing 1 required positional arguments: "size"')
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    shape = tuple(int(s) for s in size)
+    shape = int_sizes(size)  # 2.5 is torch's TypeError, not a silent 2
     if any(s < 0 for s in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
     return shape

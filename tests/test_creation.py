@@ -356,3 +356,23 @@ def test_random_like_factories_random(shape: tuple, seed: int, source: str) -> N
 )
 def test_random_and_like_factory_errors(fn: Any) -> None:
     check_op(fn, standard_normal((2, 3), 0), grad=False)
+
+
+FACTORIES = {
+    "zeros": lambda lib, *size: lib.zeros(*size),
+    "ones": lambda lib, *size: lib.ones(size),
+    "empty": lambda lib, *size: lib.empty(*size),
+    "full": lambda lib, *size: lib.full(size, 1.0),
+    "rand": lambda lib, *size: lib.rand(*size),
+    "randn": lambda lib, *size: lib.randn(size),
+}
+
+
+@pytest.mark.parametrize("bad", [2.5, "3", float("nan")], ids=["fraction", "string", "nan"])
+@pytest.mark.parametrize("factory", FACTORIES.values(), ids=list(FACTORIES))
+def test_a_factory_size_that_is_not_a_whole_number_is_a_type_error_as_in_torch(factory: Any, bad: Any) -> None:
+    """Never ``int()``'s silent truncation (``zeros(2.5)`` was a tensor of 2 elements)."""
+    for lib in (torch, tl):
+        assert tuple(factory(lib, np.int64(2), 3).shape) == (2, 3)
+        with pytest.raises(TypeError):
+            factory(lib, 2, bad)

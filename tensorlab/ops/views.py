@@ -64,7 +64,7 @@ def _sizes(args: tuple) -> tuple:
     return tuple(args)
 
 
-def int_sizes(sizes: Sequence[Any], op: str, argument: str = "size") -> tuple[int, ...]:
+def int_sizes(sizes: Sequence[Any], op: str = "", argument: str = "size") -> tuple[int, ...]:
     """Sizes as Python ints; torch's TypeError for a size that is not a whole number.
 
     ``int()`` alone would turn ``view(3.5, 2)`` into ``view(3, 2)``, a silent wrong answer. A size
@@ -81,8 +81,8 @@ def int_sizes(sizes: Sequence[Any], op: str, argument: str = "size") -> tuple[in
             whole = False
         if not whole:
             raise TypeError(
-                f"{op}(): argument '{argument}' (position 1) must be tuple of ints, but found element "
-                f"of type {type(size).__name__} at pos {position}"
+                f"{op + '(): ' if op else ''}argument '{argument}' (position 1) must be tuple of ints, "
+                f"but found element of type {type(size).__name__} at pos {position}"
             )
         ints.append(as_int)
     return tuple(ints)
