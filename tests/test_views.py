@@ -358,6 +358,14 @@ def test_a_size_that_is_not_a_whole_number_is_a_type_error_as_in_torch(call: Any
             call(lib.ones(6), bad, 2)
 
 
+@pytest.mark.parametrize("args", [(0, 1.5, 2), (0, 1, 2.5), (0, "1", 2)], ids=["start", "length", "string"])
+def test_narrow_refuses_a_start_or_length_that_is_not_a_whole_number(args: tuple) -> None:
+    for lib in (torch, tl):
+        assert tuple(lib.ones(6).narrow(0, np.int64(1), 2).shape) == (2,)
+        with pytest.raises(TypeError):
+            lib.ones(6).narrow(*args)
+
+
 @pytest.mark.parametrize("call", SIZE_CALLS.values(), ids=list(SIZE_CALLS))
 def test_a_whole_float_size_is_taken_where_torch_refuses_it(call: Any) -> None:
     """The documented difference (``ops.views.int_sizes``): 3.0 is 3, so expand's layout cache and

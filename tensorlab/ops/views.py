@@ -460,7 +460,7 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, x.ndim)
     size = x.shape[dim]
-    start, length = int(start), int(length)
+    start, length = int_sizes((start, length), "narrow", "start, length")  # 1.5 is a TypeError, not 1
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
