@@ -7,9 +7,10 @@ result as it is, so the op may call forward at once: same layout, same errors (t
 the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
 
 ``expand`` also builds its stride-0 array at once. ``t()`` skips even that: reversing the dims
-of a matrix is NumPy's ``.T`` and reversed strides. For basic indexing (``x[1:3, ::2]``, ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's
-own indexing of ``x._data`` builds the array of the new layout in C; the layout itself
-(strides, offset) is still computed by ``ops.indexing.basic_index_layout``/``select_layout``.
+of a matrix is NumPy's ``.T`` and reversed strides. For basic indexing (``x[1:3, ::2]``,
+``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's own indexing of ``x._data`` builds the
+array of the new layout in C; the layout itself (strides, offset) is still computed by
+``ops.indexing.basic_index_layout``/``select_layout``.
 A view of a row-major tensor needs no walk over runs of memory: its strides are row-major too.
 """
 
@@ -63,9 +64,9 @@ def expanded_view(x: Tensor, shape: tuple, strides: tuple) -> Tensor:
     top of the constructor), so the array is made with ``np.ndarray`` at once, from byte strides
     that are computed once per layout; an empty x goes the general way (NumPy's offset rule).
     """
-    base = x._storage.array
     if not x._data.size:
         return x._view(shape, strides, x._offset)
+    base = x._storage.array
     item = base.itemsize
     array = np.ndarray(shape, base.dtype, base, x._offset * item, byte_strides(strides, item))
     return x._view(shape, strides, x._offset, data=array)
@@ -92,6 +93,6 @@ def row_major_view(x: Tensor, sizes: tuple) -> Tensor | None:
         if min(sizes) < -1:  # NumPy would infer any negative size; torch only -1 (no sizes: ValueError)
             return None
         reshaped = data.reshape(sizes)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RuntimeError):  # RuntimeError: a many-element tensor as a size
         return None
     return x._view(reshaped.shape, None, x._offset, data=reshaped)  # strides None: row-major, computed if asked
