@@ -21,15 +21,15 @@ import warnings
 import zlib
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cache
 from multiprocessing import get_context
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import TextIO
 
+from tensorlab.grading.tasks import Case
+from tensorlab.grading.verify import Grading, NotebookResult, verify_notebook
+
 from .course import Course
-from .spec import Case, Exercise, load_exercise
-from .verify import NotebookResult, exercise_cases, verify_notebook
 
 __all__ = ["AutogradeSummary", "autograde"]
 
@@ -67,10 +67,12 @@ def write_atomically(path: Path, text: str) -> None:
 # --- the worker side: no gradebook, no files written, only a result returned ---
 
 _CASES: dict[str, dict[str, list[Case]]] = {}
+_GRADINGS: dict[str, Grading] = {}
 
 
-def _start_worker(cases: dict[str, dict[str, list[Case]]]) -> None:
+def _start_worker(cases: dict[str, dict[str, list[Case]]], gradings: dict[str, Grading]) -> None:
     _CASES.update(cases)
+    _GRADINGS.update(gradings)
 
 
 def _worker_context() -> BaseContext:
@@ -82,14 +84,9 @@ def _worker_context() -> BaseContext:
     return get_context("fork")
 
 
-@cache
-def _exercise(spec_path: str) -> Exercise:
-    return load_exercise(Path(spec_path))
-
-
-def grade_one(spec_path: str, assignment: str, notebook: str, timeout: float | None) -> tuple[dict, float]:
+def grade_one(assignment: str, notebook: str, timeout: float | None) -> tuple[dict, float]:
     started = time.perf_counter()
-    result = verify_notebook(Path(notebook), _exercise(spec_path), _CASES[assignment], timeout)
+    result = verify_notebook(Path(notebook), _GRADINGS[assignment], _CASES[assignment], timeout)
     return result.to_json(), time.perf_counter() - started
 
 
@@ -99,7 +96,7 @@ def record(gradebook: object, course: Course, student: str, assignment: str, res
     """Write one submission's scores into the gradebook, in one transaction."""
     from nbgrader.api import MissingEntry
 
-    notebook = course.exercise(assignment).notebook
+    grading = course.exercise(assignment)
     gradebook.update_or_create_student(student)
     try:
         gradebook.find_submission(assignment, student)
@@ -108,7 +105,7 @@ def record(gradebook: object, course: Course, student: str, assignment: str, res
             warnings.simplefilter("ignore")
             gradebook.add_submission(assignment, student)
     for function in result.functions:
-        grade = gradebook.find_grade(f"test_{function.name}", notebook, assignment, student)
+        grade = gradebook.find_grade(grading.find(function.name).grade_id, grading.notebook, assignment, student)
         grade.auto_score = function.score
     gradebook.db.commit()
 
@@ -175,7 +172,8 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
         assignments = assignments or [name for name in course.assignments() if name in released]
         submissions = [(s, a) for s, a in course.submissions(assignments) if in_shard(s, shard)]
         todo = [(s, a) for s, a in submissions if force or not up_to_date(course, s, a)]
-        cases = {a: exercise_cases(course.exercise(a), seed) for a in {a for _, a in todo}}
+        cases = {a: course.folder(a).cases(seed) for a in {a for _, a in todo}}
+        gradings = {a: course.exercise(a) for a in cases}
         progress = Progress(len(todo), stream, f"shard {shard[0]}/{shard[1]}" if shard else "")
         per_notebook: list[float] = []
         compute: list[float] = []
@@ -191,15 +189,14 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
             progress.step(student, assignment, result.score, course.exercise(assignment).max_score)
 
         def arguments(student: str, assignment: str) -> tuple:
-            spec = str(course.root / "specs" / f"{assignment}.py")
-            return spec, assignment, str(course.submission(student, assignment)), timeout
+            return assignment, str(course.submission(student, assignment)), timeout
 
         if jobs <= 1:
-            _start_worker(cases)
+            _start_worker(cases, gradings)
             for student, assignment in todo:
                 finish(student, assignment, *grade_one(*arguments(student, assignment)))
         elif todo:
-            with ProcessPoolExecutor(jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(cases,)) as pool:
+            with ProcessPoolExecutor(jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(cases, gradings)) as pool:
                 futures: dict[Future, tuple[str, str]] = {
                     pool.submit(grade_one, *arguments(s, a)): (s, a) for s, a in todo
                 }

@@ -1,5 +1,8 @@
-"""The ``tensorlab`` console command: ``tensorlab course ...`` for instructors; ``tensorlab check`` and
-``tensorlab student-tree`` for students."""
+"""The ``tensorlab`` console command: ``tensorlab course ...`` and ``tensorlab exercise ...`` for
+instructors; ``tensorlab check`` and ``tensorlab student-tree`` for students.
+
+A mistake in what the command is given (a missing folder, a malformed exercise, an unknown
+assignment) is one line on stderr and exit status 2, never a traceback, and changes nothing."""
 
 from __future__ import annotations
 
@@ -15,9 +18,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command")
 
-    check = commands.add_parser("check", help="run a saved exercise notebook's visible checks")
+    check = commands.add_parser("check", help="run a saved exercise notebook's public checks")
     check.add_argument("notebook", type=Path)
-    check.add_argument("--timeout", type=float, default=10.0, help="seconds per function")
+    check.add_argument("--timeout", type=float, help="seconds per function (default: the exercise's)")
+    check.add_argument("--cases", type=Path, help="the public cases (default: tensorlab-cases.json beside the notebook)")
+
+    exercise = commands.add_parser("exercise", help="write and prove your own exercises")
+    exercise_steps = exercise.add_subparsers(dest="step", required=True)
+    new = exercise_steps.add_parser("new", help="scaffold a working exercise folder to rewrite into yours")
+    new.add_argument("directory", type=Path)
+    validate = exercise_steps.add_parser("validate", help="prove an exercise: solution full marks, released "
+                                         "notebook zero, mutants lose points, alternatives keep them, under 10 seeds")
+    validate.add_argument("directory", type=Path)
+    validate.add_argument("--seeds", type=int, default=10, help="how many course seeds (default 10)")
 
     tree = commands.add_parser("student-tree", help="build the notebooks a student works in (no solutions)")
     tree.add_argument("directory", type=Path, nargs="?", default=Path("build/student"),
@@ -48,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--force", action="store_true", help="regrade submissions that already have results")
     grade.add_argument("--shard", metavar="I/N", help="grade only shard I (0 to N-1) of N: run N of these, on "
                        "N machines or a Kubernetes Indexed Job, into one shared gradebook")
+    publish = step("publish", "make what students get: the student tree, the public cases, the pinned environment "
+                   "and its two commands, without any solution")
+    publish.add_argument("--to", type=Path, help="output folder (default: DIR/student-distribution)")
+    publish.add_argument("--zip", action="store_true", help="also write the folder as a .zip beside it")
     step("feedback", "write an HTML feedback page per student")
     export = step("export", "write the grades as CSV (nbgrader's columns)")
     export.add_argument("--to", type=Path, help="output file (default: DIR/grades.csv)")
@@ -72,6 +89,11 @@ def run_course_step(args: argparse.Namespace) -> int:
     if args.step == "release":
         release(course, args.assignments)
         print(f"released to {args.directory / 'release'}")
+    elif args.step == "publish":
+        from .distribution import publish
+
+        written = publish(course, args.to or args.directory / "student-distribution", args.zip)
+        print(f"student distribution in {written} (no solutions, no tasks: check it with `ls -R`)")
     elif args.step == "zip-collect":
         students = zip_collect(course, args.archive, args.assignment)
         print(f"{len(students)} submissions of {args.assignment}: {', '.join(students)}")
@@ -101,7 +123,33 @@ def run_course_step(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_exercise_step(args: argparse.Namespace) -> int:
+    if args.step == "new":
+        from .scaffold import new_exercise
+
+        files = new_exercise(args.directory)
+        print("\n".join(str(file) for file in files))
+        print(f"next: tensorlab exercise validate {args.directory}")
+        return 0
+    from .validate import DEFAULT_SEEDS, validate
+
+    seeds = tuple(DEFAULT_SEEDS[0] + 7919 * k for k in range(max(1, args.seeds)))
+    return 0 if validate(args.directory, seeds) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
+    from tensorlab.grading.public_cases import PublicCasesError
+
+    from .exercise import ExerciseError
+
+    try:
+        return run(argv)
+    except (ExerciseError, PublicCasesError, FileNotFoundError, FileExistsError) as error:
+        print(f"tensorlab: {error}", file=sys.stderr)
+        return 2
+
+
+def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -112,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         from .checknb import check_notebook
 
-        return check_notebook(args.notebook, args.timeout)
+        return check_notebook(args.notebook, args.timeout, args.cases)
+    if args.command == "exercise":
+        return run_exercise_step(args)
     if args.command == "student-tree":
         from .student_tree import build_student_tree
 

@@ -2,9 +2,9 @@
 
     DIR/nbgrader_config.py           nbgrader's settings (course root, gradebook URL)
     DIR/tensorlab-course.json        the secret seed for random cases (keep it private)
-    DIR/source/<assignment>/         nbgrader source notebooks, from exercises/
-    DIR/specs/<assignment>.py        grading specs, from exercises/ (not released)
-    DIR/release/<assignment>/        what students get (``release``)
+    DIR/exercises/<assignment>/      each exercise folder as init copied it: tasks, mutants (never released)
+    DIR/source/<assignment>/         nbgrader's source: the notebook and its public cases (tensorlab-cases.json)
+    DIR/release/<assignment>/        what students get (``release``): the notebook without solutions, the cases
     DIR/submitted/<student>/<assignment>/<notebook>.ipynb   submissions (nbgrader's layout)
     DIR/autograded/<student>/<assignment>/tensorlab-results.json   per-function results
     DIR/feedback/<student>/<assignment>/<notebook>.html, DIR/grades.csv, DIR/reports/
@@ -19,14 +19,17 @@ import secrets
 import shutil
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .spec import Exercise, load_exercise
+from tensorlab.grading.public_cases import CASES_FILE
+from tensorlab.grading.verify import Grading
+
+from .exercise import REPO_EXERCISES, ExerciseError, ExerciseFolder, exercise_folders
 
 __all__ = ["Course", "init_course"]
 
-REPO_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 SETTINGS = "tensorlab-course.json"
 DEFAULT_COURSE_ID = "tensorlab"
 RESULTS = "tensorlab-results.json"
@@ -76,10 +79,15 @@ class Course:
         return int(self.settings["secret_seed"])
 
     def assignments(self) -> list[str]:
-        return sorted(path.stem for path in (self.root / "specs").glob("*.py"))
+        return sorted(path.parent.name for path in (self.root / "exercises").glob("*/tasks.py"))
 
-    def exercise(self, assignment: str) -> Exercise:
-        return load_exercise(self.root / "specs" / f"{assignment}.py")
+    def folder(self, assignment: str) -> ExerciseFolder:
+        """The exercise folder init copied into the course (its tasks grade the submissions)."""
+        return course_folder(self.root.resolve() / "exercises" / assignment)
+
+    def exercise(self, assignment: str) -> Grading:
+        """What is graded in ``assignment``'s notebook, with its points."""
+        return self.folder(assignment).grading
 
     def submission(self, student: str, assignment: str) -> Path:
         return self.root / "submitted" / student / assignment / f"{self.exercise(assignment).notebook}.ipynb"
@@ -108,6 +116,11 @@ class Course:
         return config
 
 
+@cache
+def course_folder(path: Path) -> ExerciseFolder:
+    return ExerciseFolder(path)
+
+
 def put_scripts_on_path() -> None:
     """nbgrader runs ``alembic`` when it creates a gradebook: find it next to this Python, even when
     ``.venv/bin/tensorlab`` is run without the virtual environment on PATH."""
@@ -133,7 +146,18 @@ def gradebook_url(url: str) -> str:
 
 def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None = None,
                 course_id: str = DEFAULT_COURSE_ID) -> Course:
-    """Create the course directory with every exercise found in ``exercises``, and its gradebook."""
+    """Create the course directory with every exercise folder found in ``exercises``, and its gradebook.
+
+    Every folder is checked first: a malformed one stops init with one line naming the file, before
+    anything is written.
+    """
+    folders = exercise_folders(exercises)
+    if not folders:
+        raise ExerciseError(f"{exercises}: no exercise folders (folders with a tasks.py) in it")
+    documents = {}
+    for folder in folders:
+        folder.validate_structure()
+        documents[folder.name] = folder.public_text()
     root.mkdir(parents=True, exist_ok=True)
     db_url = gradebook_url(db_url or f"sqlite:///{(root / 'gradebook.db').resolve()}")
     settings = root / SETTINGS
@@ -141,14 +165,15 @@ def init_course(root: Path, exercises: Path = REPO_EXERCISES, db_url: str | None
         settings.write_text(json.dumps({"secret_seed": secrets.randbits(62), "db_url": db_url, "course_id": course_id},
                                        indent=2) + "\n")
     (root / "nbgrader_config.py").write_text(CONFIG_TEMPLATE.format(course_id=course_id, db_url=db_url))
-    for spec_path in sorted(exercises.glob("*/spec.py")):
-        assignment = spec_path.parent.name
-        notebook = load_exercise(spec_path).notebook
-        source = root / "source" / assignment
+    for folder in folders:
+        copy = root / "exercises" / folder.name
+        if copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(folder.path, copy, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        source = root / "source" / folder.name
         source.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(spec_path.parent / f"{notebook}.ipynb", source / f"{notebook}.ipynb")
-        (root / "specs").mkdir(exist_ok=True)
-        shutil.copyfile(spec_path, root / "specs" / f"{assignment}.py")
+        shutil.copyfile(folder.notebook_path, source / folder.notebook_path.name)
+        (source / CASES_FILE).write_text(documents[folder.name])
     course = Course(root)
     with course.gradebook():  # the tables and the course row, created now (a server refuses rows without it)
         pass
@@ -159,23 +184,30 @@ def release(course: Course, assignments: list[str]) -> None:
     """nbgrader's generate_assignment: release/ notebooks without solutions, and the gradebook entries."""
     from nbgrader.apps import NbGraderAPI
 
+    known = course.assignments()
+    unknown = [assignment for assignment in assignments if assignment not in known]
+    if unknown:
+        raise ExerciseError(f"{course.root}: no assignment {', '.join(unknown)}; the course has {', '.join(known)}")
     api = NbGraderAPI(config=course.nbgrader_config())
-    for assignment in assignments or course.assignments():
+    for assignment in assignments or known:
+        course.folder(assignment).validate_structure()
         outcome = api.generate_assignment(assignment, force=True)
         if not outcome["success"]:
             raise RuntimeError(f"nbgrader could not release {assignment}:\n{outcome['error']}\n{outcome['log']}")
+        if not (course.root / "release" / assignment / CASES_FILE).exists():
+            raise RuntimeError(f"nbgrader released {assignment} without its {CASES_FILE}: check CourseDirectory.ignore")
         check_grade_cells(course, assignment)
 
 
 def check_grade_cells(course: Course, assignment: str) -> None:
-    """Every graded function of the spec has a grade cell with the same points, and nothing else does."""
+    """Every graded function has its grade cell with its points in nbgrader's gradebook, and nothing else does."""
     exercise = course.exercise(assignment)
     with course.gradebook() as gradebook:
         notebook = gradebook.find_notebook(exercise.notebook, assignment)
         in_notebook = {cell.name: cell.max_score for cell in notebook.grade_cells}
-    in_spec = {graded.grade_id: graded.points for graded in exercise.graded}
-    if in_notebook != in_spec:
-        raise ValueError(f"{assignment}: grade cells {in_notebook} do not match the spec {in_spec}")
+    graded = {graded.grade_id: graded.points for graded in exercise.graded}
+    if in_notebook != graded:
+        raise ExerciseError(f"{assignment}: nbgrader's grade cells {in_notebook} are not the checked functions' {graded}")
 
 
 def zip_collect(course: Course, archive: Path, assignment: str) -> list[str]:

@@ -4,10 +4,12 @@
     DIR/exercises/NN-topic/<notebook>.ipynb    each exercise as nbgrader releases it: solutions
                                                replaced by a stub, hidden tests and outputs cleared,
                                                test cells locked
+    DIR/exercises/NN-topic/tensorlab-cases.json  its public cases, as data, for check()
     DIR/.student-tree.json                     what was generated, with the hash of each file
 
-The instructor's ``exercises/`` (nbgrader source, solutions included) is never copied: the released
-version is made here, in-process, with the preprocessors that ``nbgrader generate_assignment`` runs.
+The instructor's ``exercises/`` (solutions, tasks, mutants) is never copied: the released notebook is
+made here, in-process, with the preprocessors that ``nbgrader generate_assignment`` runs, and the
+public cases are computed from the tasks and written as plain data.
 
 The tree belongs to the student, so building it never destroys work. A plain run writes only the
 files that are missing. ``refresh=True`` also rewrites the files that are still exactly as they were
@@ -22,6 +24,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tensorlab.grading.public_cases import CASES_FILE
 
 __all__ = ["REPO_ROOT", "TreeReport", "build_student_tree", "released_notebook"]
 
@@ -81,16 +85,25 @@ def released_notebook(source: Path) -> str:
     return nbformat.writes(notebook) + "\n"
 
 
-def planned_files(repo: Path) -> dict[str, Path]:
-    """Tree path -> source: every walkthrough, and every exercise's notebook (to be released)."""
+def planned_files(repo: Path, exercises: Path | None = None) -> dict[str, Path]:
+    """Tree path -> source: every walkthrough, every exercise's notebook (to be released) and its public
+    cases (made from its tasks.py)."""
+    from .exercise import exercise_folders
+
     plan = {path.name: path for path in sorted((repo / "notebooks").glob("*.ipynb"))}
-    for source in sorted((repo / "exercises").glob("*/*.ipynb")):
-        plan[f"exercises/{source.parent.name}/{source.name}"] = source
+    for folder in exercise_folders(exercises or repo / "exercises"):
+        plan[f"exercises/{folder.name}/{folder.notebook_path.name}"] = folder.notebook_path
+        plan[f"exercises/{folder.name}/{CASES_FILE}"] = folder.path / "tasks.py"
     return plan
 
 
-def contents_for(source: Path, repo: Path) -> str:
-    if source.is_relative_to(repo / "exercises"):
+def contents_for(source: Path) -> str:
+    """What the tree holds for ``source``: a walkthrough as it is, an exercise released, its cases as data."""
+    from .exercise import ExerciseFolder
+
+    if source.name == "tasks.py":
+        return ExerciseFolder(source.parent).public_text()
+    if (source.parent / "tasks.py").exists():
         return released_notebook(source)
     return source.read_text(encoding="utf-8")
 
@@ -99,14 +112,16 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_ROOT) -> TreeReport:
-    """Create or complete the student tree in ``target`` from ``repo``'s notebooks/ and exercises/."""
+def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_ROOT,
+                       exercises: Path | None = None) -> TreeReport:
+    """Create or complete the student tree in ``target`` from ``repo``'s notebooks/ and the exercise
+    folders in ``exercises`` (default: ``repo``'s exercises/)."""
     if not (repo / "notebooks").is_dir():
         raise FileNotFoundError(f"no notebooks/ in {repo}: the student tree is built from a clone of the course repository")
     manifest_path = target / MANIFEST
     generated: dict[str, str] = json.loads(manifest_path.read_text())["files"] if manifest_path.exists() else {}
     report = TreeReport()
-    for relative, source in planned_files(repo).items():
+    for relative, source in planned_files(repo, exercises).items():
         path = target / relative
         if path.exists() and not refresh:
             report.present.append(relative)
@@ -114,7 +129,7 @@ def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_RO
         if path.exists() and generated.get(relative) != digest(path.read_bytes()):
             report.kept.append(relative)  # edited by the student, or not made by this tree
             continue
-        data = contents_for(source, repo).encode("utf-8")  # only now: releasing imports nbgrader
+        data = contents_for(source).encode("utf-8")  # only now: releasing imports nbgrader
         if path.exists() and path.read_bytes() == data:
             report.present.append(relative)
             continue

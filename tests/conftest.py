@@ -22,6 +22,16 @@ settings.register_profile("dev", max_examples=25, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def public_cases_of_every_exercise(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``check("name", f)`` in a test finds the public cases of any exercise's function (a student's
+    notebook reads its own exercise's tensorlab-cases.json instead): made once per test process."""
+    from tests.public_cases import write_every_exercise_cases
+
+    path = write_every_exercise_cases(tmp_path_factory.mktemp("cases") / "tensorlab-cases.json")
+    os.environ["TENSORLAB_CASES"] = str(path)
+
+
 # --- the fast path: op families run on both paths ----------------------------------------------
 # Every speed-only trick (tensorlab/_fast/) must leave every value unchanged, so the tests of the
 # ops it touches run twice: "fast" (the default) and "plain" (``tensorlab.set_fast_path(False)``,

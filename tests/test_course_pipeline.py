@@ -130,10 +130,16 @@ def test_report_writes_histogram_and_failure_table(graded_course: Path, capsys: 
     assert (graded_course / "reports" / f"{ASSIGNMENT}-scores.png").stat().st_size > 1000
 
 
-def test_student_check_command_reports_visible_checks(graded_course: Path, capsys: pytest.CaptureFixture) -> None:
+def test_student_check_command_reports_public_checks(graded_course: Path, capsys: pytest.CaptureFixture) -> None:
+    """The released cases file travels with the notebook; without it, check says where it should be."""
+    released = graded_course / "release" / ASSIGNMENT / "tensorlab-cases.json"
     perfect = graded_course / "submitted" / "perfect" / ASSIGNMENT / "broadcasting.ipynb"
-    assert main(["check", str(perfect)]) == 0
+    assert main(["check", str(perfect), "--cases", str(released)]) == 0
     assert "✓ broadcast_add" in capsys.readouterr().out
     blank = graded_course / "submitted" / "blank" / ASSIGNMENT / "broadcasting.ipynb"
+    shutil.copyfile(released, blank.parent / "tensorlab-cases.json")
     assert main(["check", str(blank)]) == 1
     assert "not written yet" in capsys.readouterr().out
+    (blank.parent / "tensorlab-cases.json").unlink()
+    assert main(["check", str(blank)]) == 2
+    assert "no tensorlab-cases.json" in capsys.readouterr().err

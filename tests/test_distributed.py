@@ -31,6 +31,7 @@ from tensorlab.distributed import (
     tree_broadcast,
     tree_reduce,
 )
+from tests.public_cases import tasks_of
 
 OPS = {"sum": np.sum, "max": np.max, "min": np.min, "product": np.prod}
 
@@ -246,7 +247,7 @@ def ddp_gradients(rank: int, world_size: int, case: tuple) -> list[np.ndarray]:
 
 def test_the_mini_ddp_reference_is_what_torchs_ddp_leaves_on_every_rank() -> None:
     """The exercise's expected gradients (tensorlab, no processes) against real DDP over gloo."""
-    from tensorlab.grading.units.distributed import ddp_case, gradient_averaging_reference
+    ddp_case, gradient_averaging_reference = (tasks_of("distributed").ddp_case, tasks_of("distributed").gradient_averaging_reference)
 
     case = ddp_case(np.random.default_rng(7), world=3)
     real = run(ddp_gradients, 3, case, timeout=60)

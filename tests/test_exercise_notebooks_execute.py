@@ -18,10 +18,13 @@ import nbformat
 import pytest
 from nbgrader.preprocessors import ClearSolutions
 
+from autograder.exercise import ExerciseFolder, exercise_folders
+from tensorlab.grading.public_cases import CASES_FILE
+
 nbclient = pytest.importorskip("nbclient")
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
-NOTEBOOKS = sorted(path for path in EXERCISES.glob("*/*.ipynb") if ".ipynb_checkpoints" not in path.parts)
+NOTEBOOKS = sorted(folder.notebook_path for folder in exercise_folders())
 TIMEOUT_S = 120
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(TIMEOUT_S + 60)]
 
@@ -31,9 +34,15 @@ def is_test_cell(cell: nbformat.NotebookNode) -> bool:
     return bool(grading.get("grade")) and not grading.get("solution")
 
 
-def execute(notebook: nbformat.NotebookNode, folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[nbformat.NotebookNode]:
-    """Run every cell (errors recorded, not raised) in this environment's kernel; the code cells afterwards."""
+def execute(notebook: nbformat.NotebookNode, source: Path, tmp_path: Path,
+            monkeypatch: pytest.MonkeyPatch) -> list[nbformat.NotebookNode]:
+    """Run every cell (errors recorded, not raised) in this environment's kernel, in a folder that holds only the
+    exercise's public cases (as a student's does); the code cells afterwards."""
     monkeypatch.setenv("JUPYTER_PATH", str(Path(sys.prefix, "share", "jupyter")))
+    monkeypatch.delenv("TENSORLAB_CASES", raising=False)  # check() reads the file beside the notebook
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / CASES_FILE).write_text(ExerciseFolder(source.parent).public_text())
     guard = f"import sys\nassert sys.prefix == {sys.prefix!r}, f'kernel runs in {{sys.prefix}}, not the test environment'"
     notebook.cells.insert(0, nbformat.v4.new_code_cell(guard))
     client = nbclient.NotebookClient(
@@ -57,8 +66,8 @@ def test_there_are_exercise_notebooks() -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.parent.name)
-def test_solution_version_runs_clean(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cells = execute(nbformat.read(path, as_version=4), path.parent, monkeypatch)
+def test_solution_version_runs_clean(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cells = execute(nbformat.read(path, as_version=4), path, tmp_path, monkeypatch)
     failed = {index: errors(cell)[0].evalue for index, cell in enumerate(cells) if errors(cell)}
     assert not failed, f"{path.name}: cells raised {failed}"
     test_cells = [cell for cell in cells if is_test_cell(cell)]
@@ -66,9 +75,9 @@ def test_solution_version_runs_clean(path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.parent.name)
-def test_released_version_runs_and_its_checks_fail_kindly(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_released_version_runs_and_its_checks_fail_kindly(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     released, _ = ClearSolutions().preprocess(nbformat.read(path, as_version=4), {})
-    cells = execute(released, path.parent, monkeypatch)
+    cells = execute(released, path, tmp_path, monkeypatch)
     others = {index: errors(cell)[0].evalue for index, cell in enumerate(cells) if not is_test_cell(cell) and errors(cell)}
     assert not others, f"{path.name}: cells that are not test cells raised {others}"
     test_cells = [cell for cell in cells if is_test_cell(cell)]

@@ -13,14 +13,15 @@ import numpy as np
 import pytest
 import torch
 
-from autograder.extract import Program
-from autograder.spec import Exercise, Graded
-from autograder.verify import exercise_cases, judge, run_in_sandbox
-from tensorlab.grading import CheckFailed, Raised, check, difference, find_task
+from autograder.exercise import find_task
+from tensorlab.grading import CheckFailed, Raised, check, difference
 from tensorlab.grading.check import check_cells
+from tensorlab.grading.extract import Program
 from tensorlab.grading.plain import NotPlainData, decode, element_strides, encode, keeps_layout
 from tensorlab.grading.tasks import expected_outcome
+from tensorlab.grading.verify import judge, run_in_sandbox
 from tensorlab.widgets.versions import run_program
+from tests.public_cases import graded_task, tasks_of
 
 
 def torch_gather(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
@@ -233,7 +234,7 @@ def test_convolution_references_agree_with_torch(name: str) -> None:
 
 def torch_index_outcome(name: str, case: tuple) -> Any:
     """What torch does for a case of unit 07's tasks (the index as torch's, arrays as tensors)."""
-    from tensorlab.grading.units.indexing import as_torch_index, storage_span
+    as_torch_index, storage_span = (tasks_of("indexing").as_torch_index, tasks_of("indexing").storage_span)
 
     try:
         if name == "index_shape":
@@ -428,10 +429,9 @@ def sandboxed(source: str, name: str = "broadcast_shape", forbidden: tuple[str, 
     """The outcome of running ``source`` in the sandbox, past the static rules (to test the run-time guards)."""
     tree = ast.parse(source)
     program = Program(tree.body, [ast.unparse(s) for s in tree.body])
-    graded = Graded(name, 1, random_cases=0, forbidden=forbidden)
-    cases = exercise_cases(Exercise(notebook="x", graded=(graded,), timeout=5), 1)
-    lines, ending = run_in_sandbox(program, [(graded, cases[name])], 5, 1024)[name]
-    return judge(graded, cases[name], lines, ending, 5).outcome
+    graded, cases = graded_task(name, forbidden)
+    lines, ending = run_in_sandbox(program, [(graded, cases)], 5, 1024)[name]
+    return judge(graded, cases, lines, ending, 5).outcome
 
 
 @pytest.mark.parametrize("attack", [
@@ -503,10 +503,9 @@ def test_one_functions_process_cannot_forge_or_break_anothers_results() -> None:
     """)
     tree = ast.parse(source)
     program = Program(tree.body, [ast.unparse(s) for s in tree.body])
-    graded = tuple(Graded(name, 1, random_cases=0) for name in ("broadcast_shape", "expand_to", "broadcast_add"))
-    cases = exercise_cases(Exercise(notebook="x", graded=graded, timeout=5), 1)
-    ran = run_in_sandbox(program, [(g, cases[g.name]) for g in graded], 5, 1024)
-    outcomes = [judge(g, cases[g.name], *ran[g.name], 5).outcome for g in graded]
+    jobs = [graded_task(name) for name in ("broadcast_shape", "expand_to", "broadcast_add")]
+    ran = run_in_sandbox(program, jobs, 5, 1024)
+    outcomes = [judge(g, cases, *ran[g.name], 5).outcome for g, cases in jobs]
     assert outcomes == ["wrong", "crashed", "passed"]
 
 
@@ -636,7 +635,7 @@ def test_element_strides_are_the_strides_an_array_arrives_with(array: np.ndarray
 # --- unit 12, modules and losses ----------------------------------------------------------------
 def torch_forward_with_hooks(x: np.ndarray, state_dict: dict, hooked: list) -> tuple:
     """The seed's pattern in torch: Linear layers (nested by name) loaded from state_dict, forward hooks fill a dict."""
-    from tensorlab.grading.units.modules_losses import layer_names
+    layer_names = tasks_of("modules_losses").layer_names
 
     root = torch.nn.Module()
     for name in layer_names(state_dict):
@@ -735,7 +734,7 @@ def torch_loss_is_right(ending: str | None, loss: str) -> bool:
 def test_loss_mismatch_reference_agrees_with_torchs_losses(ending: str | None, loss: str) -> None:
     """The reference says None exactly when torch's loss of the model's output is the loss the model means,
     and the fix it proposes makes it so."""
-    from tensorlab.grading.units.modules_losses import loss_mismatch_reference
+    loss_mismatch_reference = tasks_of("modules_losses").loss_mismatch_reference
 
     fix = loss_mismatch_reference(["Linear"] + ([ending] if ending else []), loss)
     assert (fix is None) == torch_loss_is_right(ending, loss), fix
@@ -746,7 +745,7 @@ def test_loss_mismatch_reference_agrees_with_torchs_losses(ending: str | None, l
 
 def test_state_dict_shapes_reference_agrees_with_torch() -> None:
     """The same assignments made on torch.nn.Module give the same state_dict keys, order and shapes."""
-    from tensorlab.grading.units.modules_losses import build_module
+    build_module = tasks_of("modules_losses").build_module
 
     task = find_task("state_dict_shapes")
     for case in task.arguments(seed=3, random_cases=60):
@@ -826,7 +825,7 @@ def test_einsum_timed_cases_agree_with_torch(name: str) -> None:
 # ---- unit 14, the compiler: the graph passes agree with torch.fx and with tensorlab.fx ----------
 
 def _compiler_graphs(count: int = 60) -> list[list[tuple]]:
-    from tensorlab.grading.units.compiler import random_graph
+    random_graph = tasks_of("compiler").random_graph
 
     return [random_graph(np.random.default_rng(seed), duplicates=0.3) for seed in range(count)]
 
@@ -834,7 +833,7 @@ def _compiler_graphs(count: int = 60) -> list[list[tuple]]:
 def test_dead_code_reference_agrees_with_torch_fx() -> None:
     """torch.fx keeps placeholders, the output and random ops, as the statement does; it does not know
     that print or an in-place call_method has a side effect, so graphs with those are left out here."""
-    from tensorlab.grading.units.compiler import eliminate_dead_code_reference
+    eliminate_dead_code_reference = tasks_of("compiler").eliminate_dead_code_reference
 
     compared = 0
     for nodes in _compiler_graphs():
@@ -858,7 +857,8 @@ def test_dead_code_reference_agrees_with_torch_fx() -> None:
 
 def test_fusion_reference_agrees_with_tensorlab_fx() -> None:
     from tensorlab.fx import Graph, _chains
-    from tensorlab.grading.units.compiler import ELEMENTWISE, fuse_elementwise_reference
+    compiler = tasks_of("compiler")
+    elementwise, fuse_elementwise_reference = compiler.ELEMENTWISE, compiler.fuse_elementwise_reference
 
     for nodes in _compiler_graphs():
         graph, made = Graph(), {}
@@ -867,12 +867,12 @@ def test_fusion_reference_agrees_with_tensorlab_fx() -> None:
             kind = op if op in ("placeholder", "output") else "call_method"
             made[name] = graph.create_node(kind, op if kind != "placeholder" else name, values, name=name)
         original = {node.name: name for name, node in made.items()}  # tensorlab.fx renames sum to sum_1, as FX does
-        assert [[original[n.name] for n in chain] for chain in _chains(graph)] == fuse_elementwise_reference(nodes, ELEMENTWISE)
+        assert [[original[n.name] for n in chain] for chain in _chains(graph)] == fuse_elementwise_reference(nodes, elementwise)
 
 
 def test_common_subexpression_reference_keeps_every_output_value() -> None:
     """Evaluating the graph before and after the pass (pure ops as NumPy ufuncs) gives the same outputs."""
-    from tensorlab.grading.units.compiler import eliminate_common_subexpressions_reference
+    eliminate_common_subexpressions_reference = tasks_of("compiler").eliminate_common_subexpressions_reference
 
     functions = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "neg": np.negative,
                  "sin": np.sin, "cos": np.cos, "exp": np.exp, "tanh": np.tanh, "relu": lambda a: np.maximum(a, 0),
@@ -905,7 +905,7 @@ def test_common_subexpression_reference_keeps_every_output_value() -> None:
 def test_peak_saved_bytes_reference_matches_a_torch_trace() -> None:
     """Replayed on the events torch's saved-tensor hooks see (storages by data_ptr), the meter gives the
     bytes of the distinct storages alive after forward — counted directly here."""
-    from tensorlab.grading.units.memory_speed import peak_saved_bytes_reference
+    peak_saved_bytes_reference = tasks_of("memory_speed").peak_saved_bytes_reference
 
     events, alive = [], {}
 

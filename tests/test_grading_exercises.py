@@ -1,56 +1,52 @@
-"""Every exercise: the solution notebook scores full marks, the released notebook zero, and the spec matches it.
+"""Every exercise folder: well formed, the solution scores full marks, the released notebook zero.
 
-Known-wrong answers (mutants), under ten course seeds, are in tests/test_mutants.py.
+Known-wrong answers (mutants) and correct alternatives, under ten course seeds, are in
+tests/test_mutants.py; both use the checks of ``tensorlab exercise validate``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
 
-import nbformat
 import pytest
-from nbgrader.preprocessors import ClearSolutions
 
-from autograder.spec import load_exercise
-from autograder.verify import exercise_cases, verify_notebook
+from autograder.exercise import exercise_folders
+from autograder.validate import code_cells, released_scores
+from tensorlab.grading.extract import program_of
+from tensorlab.grading.verify import verify_program
 
-EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 SEED = 20240613
-# Exercise folder -> its notebook name, for every exercise with a spec.
-UNITS = {spec.parent.name: load_exercise(spec).notebook for spec in sorted(EXERCISES.glob("*/spec.py"))}
+FOLDERS = {folder.name: folder for folder in exercise_folders()}
 
 
-
-def solution_path(exercise: str) -> Path:
-    return EXERCISES / exercise / f"{UNITS[exercise]}.ipynb"
-
-
-def grade(exercise: str, notebook: nbformat.NotebookNode, tmp_path: Path) -> dict[str, float]:
-    path = tmp_path / f"{UNITS[exercise]}.ipynb"
-    nbformat.write(notebook, str(path))
-    spec = load_exercise(EXERCISES / exercise / "spec.py")
-    result = verify_notebook(path, spec, exercise_cases(spec, SEED), timeout=10)
-    return {function.name: function.score for function in result.functions}
+def test_every_unit_has_its_exercise_folder() -> None:
+    assert len(FOLDERS) == 18
 
 
-@pytest.mark.parametrize("exercise", UNITS)
-def test_solution_gets_full_marks(exercise: str, tmp_path: Path) -> None:
-    spec = load_exercise(EXERCISES / exercise / "spec.py")
-    scores = grade(exercise, nbformat.read(str(solution_path(exercise)), as_version=4), tmp_path)
-    assert scores == {graded.name: graded.points for graded in spec.graded}
+@pytest.mark.parametrize("exercise", FOLDERS)
+def test_folder_is_well_formed(exercise: str) -> None:
+    """Each task has its test cell (with points), its solution cell and clause cases, and nothing else is checked."""
+    assert FOLDERS[exercise].problems() == []
 
 
-@pytest.mark.parametrize("exercise", UNITS)
-def test_released_notebook_gets_zero(exercise: str, tmp_path: Path) -> None:
-    notebook = nbformat.read(str(solution_path(exercise)), as_version=4)
-    released, _ = ClearSolutions().preprocess(notebook, {})
-    assert set(grade(exercise, released, tmp_path).values()) == {0}
+@pytest.mark.parametrize("exercise", FOLDERS)
+def test_solution_gets_full_marks(exercise: str) -> None:
+    folder = FOLDERS[exercise]
+    result = verify_program(program_of(code_cells(folder)), folder.grading, folder.cases(SEED))
+    assert {f.name: f.score for f in result.functions} == {g.name: g.points for g in folder.grading.graded}
 
 
-@pytest.mark.parametrize("exercise", UNITS)
-def test_spec_points_match_the_notebooks_test_cells(exercise: str) -> None:
-    spec = load_exercise(EXERCISES / exercise / "spec.py")
-    notebook = nbformat.read(str(solution_path(exercise)), as_version=4)
-    cells = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
-             for c in notebook.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")}
-    assert cells == {graded.grade_id: graded.points for graded in spec.graded}
+@pytest.mark.parametrize("exercise", FOLDERS)
+def test_released_notebook_gets_zero(exercise: str) -> None:
+    assert set(released_scores(FOLDERS[exercise], SEED).values()) == {0}
+
+
+@pytest.mark.parametrize("exercise", FOLDERS)
+def test_points_live_in_the_test_cells_only(exercise: str) -> None:
+    """tasks.py holds no points; each function's points are its locked test cell's nbgrader points."""
+    folder = FOLDERS[exercise]
+    source = (folder.path / "tasks.py").read_text()
+    assert re.search(r"\bpoints\s*=", source) is None
+    cells = {cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"]["points"]
+             for cell in folder.notebook.cells if cell.get("metadata", {}).get("nbgrader", {}).get("grade")}
+    assert cells == {graded.grade_id: graded.points for graded in folder.grading.graded}

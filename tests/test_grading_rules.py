@@ -47,14 +47,14 @@ def test_ways_around_the_rules_are_refused(source: str, named: str) -> None:
     assert any(named in problem for problem in violations(source)), violations(source)
 
 
-def test_the_answer_key_in_tensorlab_grading_is_refused_but_the_setup_import_is_not_graded() -> None:
+def test_the_grading_engine_is_refused_but_the_setup_import_is_not_graded() -> None:
     """Extraction drops only the notebook's own ``from tensorlab.grading import check``."""
-    from autograder.extract import program_of
+    from tensorlab.grading.extract import program_of
 
     program = program_of({1: "from tensorlab.grading import check",
-                          2: "from tensorlab.grading.units.autograd import topological_order_reference\n"
-                             "def f(graph, root):\n    return topological_order_reference(graph, root)"})
-    assert [ast.unparse(statement).split()[1] for statement in program.statements][:1] == ["tensorlab.grading.units.autograd"]
+                          2: "from tensorlab.grading.acceptors import topological_order\n"
+                             "def f(graph, root):\n    return topological_order(graph, root, [])"})
+    assert [ast.unparse(statement).split()[1] for statement in program.statements][:1] == ["tensorlab.grading.acceptors"]
     found = rule_violations(program.statements, "f", (), False)
     assert any("reference library is not allowed" in problem for problem in found), found
 
@@ -84,6 +84,8 @@ def test_honest_answers_have_no_violations(source: str) -> None:
     ("v = np.vectorize\ndef f(x):\n    return v(abs)(x)", "np.vectorize"),
     ("def f(x):\n    return getattr(np, 'vectorize')(abs)(x)", "np.vectorize"),
     ("class Items:\n    def __getitem__(self, i):\n        return i\ndef f(x):\n    return np.array(Items())", "__getitem__"),
+    ("def f(x):\n    out = []\n    sorted(range(3), key=out.append)\n    return x", "key=...) callback"),
+    ("def f(x):\n    return max(range(x.size), key=lambda i: x.flat[i])", "key=...) callback"),
 ])
 def test_vectorised_rules_out_every_spelling_of_a_loop(source: str, named: str) -> None:
     found = violations(source, vectorised=True)

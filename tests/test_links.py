@@ -30,7 +30,7 @@ import pytest
 from autograder.student_tree import planned_files
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-TREE = planned_files(REPO_ROOT)  # student-tree path -> source, for every notebook a student gets
+TREE = {path: source for path, source in planned_files(REPO_ROOT).items() if path.endswith(".ipynb")}  # every notebook a student gets
 WALKTHROUGHS = sorted(path for path in TREE if "/" not in path and re.match(r"\d\d-", path))
 EXISTING_UNITS = {int(path[:2]) for path in WALKTHROUGHS}
 SLUGS = {path.removesuffix(".ipynb") for path in WALKTHROUGHS} | {

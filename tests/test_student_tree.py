@@ -13,7 +13,9 @@ import nbformat
 import pytest
 
 from autograder.cli import main
+from autograder.exercise import exercise_folders
 from autograder.student_tree import MANIFEST, build_student_tree
+from tensorlab.grading.public_cases import CASES_FILE, read_cases_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WALKTHROUGHS = sorted((REPO_ROOT / "notebooks").glob("*.ipynb"))
@@ -61,7 +63,17 @@ def test_tree_holds_every_walkthrough_and_every_released_exercise_and_nothing_el
     files = {str(path.relative_to(tree)) for path in tree.rglob("*") if path.is_file()}
     expected = {path.name for path in WALKTHROUGHS}
     expected |= {str(released_path(tree, source).relative_to(tree)) for source in EXERCISE_SOURCES}
+    expected |= {f"exercises/{source.parent.name}/{CASES_FILE}" for source in EXERCISE_SOURCES}
     assert files == expected | {MANIFEST}
+
+
+def test_each_exercise_carries_the_public_cases_check_reads(tree: Path) -> None:
+    """Rules and public cases as data (no code), the same that check() grades on."""
+    for folder in exercise_folders():
+        grading, cases = read_cases_file(tree / "exercises" / folder.name / CASES_FILE)
+        assert grading == folder.grading
+        assert {name: len(found) for name, found in cases.items()} == {
+            name: len(task.public_cases()) for name, task in folder.tasks.items()}
 
 
 def test_walkthroughs_are_copied_as_they_are(tree: Path) -> None:
@@ -161,7 +173,7 @@ def test_refresh_updates_untouched_notebooks_and_keeps_edited_ones(tmp_path: Pat
 
 def test_command_builds_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["student-tree", str(tmp_path / "student")]) == 0
-    assert f"{len(WALKTHROUGHS) + len(EXERCISE_SOURCES)} new" in capsys.readouterr().out
+    assert f"{len(WALKTHROUGHS) + 2 * len(EXERCISE_SOURCES)} new" in capsys.readouterr().out
     assert main(["student-tree", str(tmp_path / "student"), "--refresh"]) == 0
     assert "0 new, 0 refreshed" in capsys.readouterr().out
 

@@ -31,6 +31,7 @@ from tensorlab.widgets.stride_drill import DRILLS, parse_strides
 from tensorlab.widgets.strides import parse_ops
 from tensorlab.widgets.versions import STATEMENTS, run_program, source_of
 from tensorlab.widgets.view_or_copy import crossed_boundaries, explain, memory_runs
+from tests.public_cases import tasks_of
 
 shapes = st.lists(st.integers(1, 3), max_size=4).map(tuple)
 shapes_with_zero = st.lists(st.integers(0, 3), max_size=3).map(tuple)
@@ -438,7 +439,7 @@ def test_memory_runs_group_dims_that_step_into_each_other() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_crossed_boundaries_are_empty_exactly_when_torch_can_view(seed: int) -> None:
-    from tensorlab.grading.units.reshape_and_view import random_layout, regroup
+    random_layout, regroup = (tasks_of("reshape_and_view").random_layout, tasks_of("reshape_and_view").regroup)
 
     rng = np.random.default_rng(seed)
     for _ in range(60):
@@ -476,7 +477,7 @@ def einsum_outcome_in_torch(equation: str, shapes: list[tuple[int, ...]]) -> tup
 
 @pytest.mark.parametrize("seed", range(6))
 def test_einsum_model_result_or_error_is_torchs(seed: int) -> None:
-    from tensorlab.grading.units.einsum_einops import random_spec
+    random_spec = tasks_of("einsum_einops").random_spec
 
     rng = np.random.default_rng(seed)
     for _ in range(60):
@@ -489,7 +490,7 @@ def test_einsum_model_result_or_error_is_torchs(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_einsum_model_loops_compute_torch_einsum(seed: int) -> None:
     """The loops the explorer prints, run as Python, give torch.einsum's values (broadcast dims index 0)."""
-    from tensorlab.grading.units.einsum_einops import random_spec
+    random_spec = tasks_of("einsum_einops").random_spec
 
     rng = np.random.default_rng(seed)
     for _ in range(30):

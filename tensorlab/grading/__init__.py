@@ -1,12 +1,15 @@
-"""Checks for the exercise notebooks, and the tasks (references and cases) they check against.
+"""The grading engine: static rules, the sandbox, the comparison, and the notebooks' ``check()``.
 
-Test cells are one line, ``check("gather_loops", gather_loops)``: the checking logic lives
-here, not in the notebook. The grade that counts is computed out of the kernel by the
-autograder (``tensorlab course autograde``), which reuses these tasks with secret cases.
+Test cells are one line, ``check("gather_loops", gather_loops)``: the checking logic lives here,
+not in the notebook, and the cases it checks on come with the released exercise as plain data
+(``tensorlab-cases.json``). No exercise's answers are in this package: each exercise's tasks
+(references, case generators, mutants) stay in its folder on the instructor's side, and the grade
+that counts is computed out of the kernel by ``tensorlab course autograde``.
 """
 
 from .check import CheckFailed, check
 from .compare import Raised, Tolerance, difference
-from .tasks import Task, all_tasks, find_task
+from .tasks import Alternative, Clause, Exercise, Mutant, Rules, Task
 
-__all__ = ["CheckFailed", "Raised", "Task", "Tolerance", "all_tasks", "check", "difference", "find_task"]
+__all__ = ["Alternative", "CheckFailed", "Clause", "Exercise", "Mutant", "Raised", "Rules", "Task", "Tolerance", "check",
+           "difference"]

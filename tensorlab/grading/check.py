@@ -1,9 +1,9 @@
 """``check(name, function)``: the one-line test cells of the exercise notebooks.
 
-It grades the learner's function exactly as the autograder will, on the public cases: the same
-static rules (building blocks, forbidden functions, loops), the same sandboxed child process
-(where the reference cannot be imported), the same comparison, only with the public seed
-instead of the course's secret one. So a check that passes here fails in grading only on a
+It grades the learner's function exactly as the autograder will, on the public cases that came
+with the exercise (``tensorlab-cases.json``, next to the notebook): the same static rules
+(building blocks, forbidden functions, loops), the same sandboxed child process (where the
+reference cannot be imported), the same comparison; the autograder adds hidden cases. So a check that passes here fails in grading only on a
 hidden random case, never because the two disagree about the rules. The code it grades is what
 the kernel ran: the notebook's cells from the kernel's history (outside IPython, the function's
 module). It prints what passed, or stops with a message written for a learner: the call,
@@ -14,12 +14,17 @@ is computed by the autograder, outside the notebook's kernel.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from .tasks import find_task
+from .extract import program_of
+from .public_cases import CASES_FILE, PublicCasesError, read_cases_file
+from .tasks import Case
+from .verify import Grading, verify_program
 
 __all__ = ["CheckFailed", "check", "check_cells"]
 
@@ -56,26 +61,38 @@ def function_source(function: Callable[..., Any]) -> str:
         return ""
 
 
+def cases_file() -> Path:
+    """The released cases: ``$TENSORLAB_CASES`` if set, else ``tensorlab-cases.json`` in the working
+    directory (Jupyter starts a notebook's kernel in the notebook's folder)."""
+    return Path(os.environ.get("TENSORLAB_CASES") or Path.cwd() / CASES_FILE)
+
+
+def public_cases(path: Path | None = None) -> tuple[Grading, dict[str, list[Case]]]:
+    try:
+        return read_cases_file(path or cases_file())
+    except PublicCasesError as error:
+        raise CheckFailed(f"✗ {error}") from None
+
+
 def check(name: str, function: Callable[..., Any]) -> None:
-    """Grade ``function`` on the public cases of the task called ``name``, as the autograder does."""
-    find_task(name)  # an unknown name is the notebook's mistake: say so before anything runs
+    """Grade ``function`` on the public cases of the graded function called ``name``, as the autograder does."""
+    grading, cases = public_cases()
+    if name not in cases:  # an unknown name is the notebook's mistake: say so before anything runs
+        raise CheckFailed(f"✗ no graded function called {name!r} in this exercise; known: {', '.join(cases)}")
     if not callable(function):
         raise CheckFailed(f"✗ {name}: expected a function, got {type(function).__name__}")
     cells = kernel_cells(function)
     alias = getattr(function, "__name__", name)
     if alias != name and alias.isidentifier():  # ``check("f", g)``: grade g's code under the name f
         cells[max(cells, default=0) + 1] = f"{name} = {alias}"
-    check_cells(name, cells)
+    check_cells(name, cells, (grading, cases))
 
 
-def check_cells(name: str, cells: dict[int, str]) -> None:
+def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[str, list[Case]]] | None = None) -> None:
     """Grade the function ``name`` that these code cells define, on the public cases; raise CheckFailed if wrong."""
-    from autograder.extract import program_of
-    from autograder.spec import Exercise, Graded
-    from autograder.verify import exercise_cases, verify_program
-
-    exercise = Exercise(notebook="", graded=(Graded(name, points=1.0),))  # the grader's default time and memory
-    (result,) = verify_program(program_of(cells), exercise, exercise_cases(exercise, None)).functions
+    grading, cases = public or public_cases()
+    one = Grading(grading.notebook, (grading.find(name),), grading.timeout, grading.memory_mb)
+    (result,) = verify_program(program_of(cells), one, {name: cases[name]}).functions
     if result.outcome != "passed":
         raise CheckFailed(f"✗ {name}: {result.message}")
     print(f"✓ {name}: all {result.cases} checks passed (the rules, and {result.cases} public cases run as the grader runs them)")

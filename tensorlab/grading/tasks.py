@@ -1,11 +1,12 @@
-"""Tasks: the functions exercises ask learners to write, each with its reference and its cases.
+"""What an exercise is made of: tasks (one per graded function), the cases they are graded on, and the
+rules a learner may see.
 
-A task knows everything about one graded function that is safe for learners to see: the
-reference that computes the right answer (tensorlab itself), the example cases shown in the
-notebook, one fixed case per clause of the statement, a generator of random cases, the
-tolerance, the building blocks it may use and the functions it may not call, whether it must
-be vectorised or return a view, and a hint. Which tasks an exercise grades, for how many points and on how many secret random cases
-is the grader's business (``exercises/<unit>/spec.py``).
+A ``Task`` is the instructor's whole knowledge of one graded function: the reference that computes the
+right answer, the example cases shown in the notebook, one fixed case per clause of the statement, a
+generator of random cases, and the ``Rules`` (tolerance, building blocks, forbidden functions, loops,
+views, hint). Tasks live in the exercise's own folder (``exercises/NN-topic/tasks.py``), never in this
+package: only the types are here. What a student's ``check()`` reads is ``Rules`` and the public cases,
+both as plain data in the released ``tensorlab-cases.json`` (``public_cases.py``).
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ import copy
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
-from .compare import Raised, Tolerance, difference
+from .compare import Raised, Tolerance, describe, difference
 from .rules import PURE_STANDARD_LIBRARY
 
-__all__ = ["PUBLIC_SEED", "Case", "Clause", "Task", "all_tasks", "expected_outcome", "find_task", "task"]
+__all__ = [
+    "PUBLIC_RANDOM_CASES", "PUBLIC_SEED", "Alternative", "Case", "Clause", "Exercise", "Mutant", "Rules", "Task",
+    "expected_outcome",
+]
 
 PUBLIC_SEED = 0  # random cases anyone may see: the in-notebook check and `tensorlab check`
 PUBLIC_RANDOM_CASES = 20
@@ -52,31 +56,55 @@ class Case:
     time_limit: float | None = None  # seconds, for the timed case of a vectorised part
 
 
-@dataclass(frozen=True)
-class Task:
-    name: str
-    reference: Callable[..., Any]
-    examples: Sequence[Arguments]
-    random_case: Callable[[np.random.Generator], Arguments]
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """How one graded function is judged, beyond its values: all of it safe to hand to a learner."""
+
+    name: str  # the function the learner writes
     hint: str
     tolerance: Tolerance = field(default_factory=Tolerance)
     forbidden: tuple[str, ...] = ()  # dotted names, e.g. "numpy.take_along_axis"
     vectorised: bool = False  # no Python-level loop over elements (see vectorised.py), and a timed case
     building_blocks: tuple[str, ...] = ("numpy", *PURE_STANDARD_LIBRARY)  # the modules it may import
-    clauses: Sequence[Clause] = ()
-    view_of: int | None = None  # the result must be a view of this argument...
-    view_strides: Callable[..., tuple[int, ...]] | None = None  # ...with the strides this gives for the case
+    view_of: int | None = None  # the result must be a view of this argument
     keeps_inputs: bool = True  # the inputs must be unchanged after the call
-    timed_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
-    accept: Callable[[Arguments, Any, Any], str | None] | None = None  # (case, expected, got) -> problem
+    accept: str | None = None  # the acceptor (acceptors.py) that judges a result, when one answer is not the only one
     only: tuple[str, ...] | None = None  # when set: the only attributes and builtins it may use (the puzzles)
     no_mask_indexing: bool = False  # array arguments refuse a boolean array as a subscript (x[mask] by hand)
     ranks: int = 0  # >0: each case runs on this many real gloo processes on loopback, through ``harness``
-    harness: Callable[..., Any] | None = None  # ranks: (function, arguments, rank, groups) -> this rank's result or None;
-    # no ranks: (function, arguments) -> the case's result, in the function's sandboxed process (Triton launches);
-    # its file's prepare(), if any, runs once before lock-down
+    harness: str | None = None  # "module:function" the sandbox runs each case through (harnesses/)
+    # ranks: (function, arguments, rank, groups) -> this rank's result or None; no ranks: (function, arguments)
+    # -> the case's result (Triton launches); its file's prepare(), if any, runs once before lock-down
     at_least_seconds: float = 0.0  # the sandbox's time for this function is never less (starting torch and ranks)
     at_least_memory_mb: int = 0  # nor its address space (torch's libraries)
+
+    def problem(self, case: Arguments, expected: Any, got: Any) -> str | None:
+        """None when ``got`` is right for ``case``; else what is wrong."""
+        if self.accept is not None and not isinstance(expected, Raised) and not isinstance(got, Raised):
+            from .acceptors import ACCEPTORS
+
+            return ACCEPTORS[self.accept](case, expected, got)
+        return difference(expected, got, self.tolerance)
+
+    def describe_call(self, case: Arguments) -> str:
+        return f"{self.name}({', '.join(describe(argument, 60) for argument in case)})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Task(Rules):
+    """One graded function as its author knows it: the rules, the reference and where its cases come from."""
+
+    reference: Callable[..., Any]
+    examples: Sequence[Arguments]
+    random_case: Callable[[np.random.Generator], Arguments]
+    clauses: Sequence[Clause] = ()
+    random_cases: int = 20  # secret random cases per course seed
+    view_strides: Callable[..., tuple[int, ...]] | None = None  # a view's strides for a case (with view_of)
+    timed_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
+
+    def rules(self) -> Rules:
+        """The part of the task a learner may see."""
+        return Rules(**{spec.name: getattr(self, spec.name) for spec in fields(Rules)})
 
     def arguments(self, seed: int, random_cases: int) -> list[Arguments]:
         """The examples, the clause cases, then ``random_cases`` random cases drawn from ``seed`` (and the name)."""
@@ -87,8 +115,9 @@ class Task:
     def rng(self, seed: int) -> np.random.Generator:
         return np.random.default_rng([seed, zlib.crc32(self.name.encode())])
 
-    def cases(self, seed: int, random_cases: int, visible: bool = False) -> list[Case]:
+    def cases(self, seed: int, random_cases: int | None = None, visible: bool = False, timed: bool = True) -> list[Case]:
         """Every case graded under ``seed``, with expected outcomes; ``visible`` for the public seed."""
+        random_cases = self.random_cases if random_cases is None else random_cases
         fixed = len(self.examples) + len(self.clauses)
         says = [""] * len(self.examples) + [clause.says for clause in self.clauses]
         cases = []
@@ -96,7 +125,7 @@ class Task:
             expected = expected_outcome(self, arguments)
             cases.append(Case(arguments, expected, visible or number < fixed, says[number] if number < fixed else "",
                               self.expected_strides(arguments, expected)))
-        if self.vectorised and self.timed_case is not None:
+        if timed and self.vectorised and self.timed_case is not None:
             arguments = self.timed_case(self.rng(seed + 1))
             expected, seconds = self.timed_reference(arguments)
             limit = max(TIME_FACTOR * seconds, TIME_FLOOR)
@@ -113,23 +142,46 @@ class Task:
         return expected, best
 
     def public_cases(self) -> list[Case]:
-        return self.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True)
+        """What ``check()`` grades on: examples, clauses and the public random cases (no timed case: its
+        large input is too big to ship, and its time limit was measured on the grader's machine)."""
+        return self.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True, timed=False)
 
     def expected_strides(self, arguments: Arguments, expected: Any) -> tuple[int, ...] | None:
         if self.view_of is None or self.view_strides is None or isinstance(expected, Raised):
             return None
         return tuple(self.view_strides(*arguments))
 
-    def problem(self, case: Arguments, expected: Any, got: Any) -> str | None:
-        """None when ``got`` is right for ``case``; else what is wrong."""
-        if self.accept is not None and not isinstance(expected, Raised) and not isinstance(got, Raised):
-            return self.accept(case, expected, got)
-        return difference(expected, got, self.tolerance)
 
-    def describe_call(self, case: Arguments) -> str:
-        from .compare import describe
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise's tasks, in the order of its notebook, and the sandbox's limits per graded function.
 
-        return f"{self.name}({', '.join(describe(argument, 60) for argument in case)})"
+    Points are not here: they are the nbgrader points of the notebook's test cells, the one place
+    nbgrader reads them from.
+    """
+
+    notebook: str  # the notebook's file name without .ipynb, in the same folder
+    tasks: tuple[Task, ...]
+    timeout: float = 10.0  # seconds per graded function (all of its cases)
+    memory_mb: int = 1024
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A known-wrong answer cell: it must lose its function's points in check() and in the grader."""
+
+    function: str  # the graded function it gets wrong
+    mistake: str  # what a learner did, in a few words (the test id)
+    source: str  # the whole answer cell that replaces the solution's
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A correct answer cell written another way than the solution's: it must keep full marks."""
+
+    function: str
+    approach: str  # how it differs from the solution, in a few words (the test id)
+    source: str
 
 
 def expected_outcome(task: Task, case: Arguments) -> Any:
@@ -148,27 +200,3 @@ def builtin_class_name(kind: type) -> str:
         if getattr(builtins, base.__name__, None) is base:
             return base.__name__
     return "Exception"
-
-
-_TASKS: dict[str, Task] = {}
-
-
-def task(new: Task) -> Task:
-    """Register ``new`` so that ``check(new.name, ...)`` can find it."""
-    if new.name in _TASKS:
-        raise ValueError(f"task {new.name!r} is defined twice")
-    _TASKS[new.name] = new
-    return new
-
-
-def all_tasks() -> dict[str, Task]:
-    from . import units  # noqa: F401 - importing the units registers their tasks
-
-    return _TASKS
-
-
-def find_task(name: str) -> Task:
-    tasks = all_tasks()
-    if name not in tasks:
-        raise KeyError(f"no graded function called {name!r}; known: {', '.join(sorted(tasks))}")
-    return tasks[name]

@@ -1,7 +1,7 @@
 """What "vectorised" rules out: every Python-level loop over elements, whatever it is dressed as.
 
-A ``for`` statement is the obvious loop; a comprehension, ``map``, ``np.vectorize`` or a function
-that calls itself is the same loop in disguise: Python runs once per element either way, and
+A ``for`` statement is the obvious loop; a comprehension, ``map``, ``np.vectorize``, a ``key=``
+callback or a function that calls itself is the same loop in disguise: Python runs once per element either way, and
 that is what a vectorised version avoids (NumPy runs the loop in C, on whole arrays).
 Loops over a handful of dimensions are loops too, so a vectorised part is written without any:
 ``tuple(range(ndim))`` and ``list(np.indices(...))`` are fine, they build a few objects once.
@@ -29,6 +29,7 @@ LOOPING_FUNCTIONS = {
     "fromiter": "np.fromiter", "nditer": "np.nditer", "ndindex": "np.ndindex", "ndenumerate": "np.ndenumerate",
 }
 LOOPING_MODULES = ("itertools",)
+CALLBACK_KEYWORDS = ("key",)  # sorted(..., key=f), min, max, list.sort: f runs once per element
 ITERATOR_METHODS = ("__iter__", "__next__", "__getitem__")  # NumPy calls these once per element
 
 
@@ -95,6 +96,8 @@ def loop_violations(statements: Sequence[ast.stmt]) -> list[str]:
             looping = [LOOPING_FUNCTIONS[name] for name in referenced_names(node) if name in LOOPING_FUNCTIONS]
             if kind is None and looping:
                 kind = looping[0]
+            if kind is None and isinstance(node, ast.Call) and any(k.arg in CALLBACK_KEYWORDS for k in node.keywords):
+                kind = f"a {called_name(node.func) or 'call'}(..., key=...) callback (it runs once per element)"
             if kind is None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in ITERATOR_METHODS:
                 kind = f"a class with {node.name} (NumPy would call it once per element)"
             if kind is None and isinstance(node, (ast.Import, ast.ImportFrom)):

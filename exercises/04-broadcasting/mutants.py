@@ -1,0 +1,279 @@
+"""Mutants of exercise 04 (broadcasting): plausible wrong versions of each graded function."""
+
+from tensorlab.grading.tasks import Mutant
+
+# The right clash check of broadcast_add, shared by the mutants that get something else wrong.
+ADD_CHECK = '''
+def broadcast_add(a, b):
+    ndim = max(a.ndim, b.ndim)
+    shape_a = (1,) * (ndim - a.ndim) + a.shape
+    shape_b = (1,) * (ndim - b.ndim) + b.shape
+    for dim in reversed(range(ndim)):
+        size_a, size_b = shape_a[dim], shape_b[dim]
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {dim}"
+            )
+'''
+
+# The right strides of expand_to, for the mutants that only get the view itself wrong.
+EXPAND_STRIDES = '''
+def expand_to(x, shape):
+    shape = tuple(shape)
+    if len(shape) < x.ndim:
+        raise RuntimeError("fewer dimensions")
+    new = len(shape) - x.ndim
+    strides = [0] * len(shape)
+    for dim in reversed(range(len(shape))):
+        if dim >= new:
+            size, stride = x.shape[dim - new], x.strides[dim - new]
+        else:
+            size, stride = 1, shape[dim + 1] * strides[dim + 1] if dim + 1 < len(shape) else 0
+        if size != shape[dim]:
+            if size != 1:
+                raise RuntimeError("clash")
+            stride = 0
+        strides[dim] = stride
+'''
+
+MUTANTS = [
+    # --- broadcast_shape ------------------------------------------------------------------
+    Mutant("broadcast_shape", "pads-on-the-right", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = tuple(a) + (1,) * (ndim - len(a))
+    b = tuple(b) + (1,) * (ndim - len(b))
+    shape = []
+    for size_a, size_b in zip(a, b):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError("clash")
+        shape.append(size_a if size_b == 1 else size_b)
+    return tuple(shape)
+'''),
+    Mutant("broadcast_shape", "calls-the-reference", '''
+import tensorlab
+def broadcast_shape(a, b):
+    return tuple(tensorlab.broadcast_shapes(a, b))
+'''),
+    Mutant("broadcast_shape", "adds-arrays-of-those-shapes", '''
+def broadcast_shape(a, b):
+    try:
+        return (np.zeros(a) + np.zeros(b)).shape
+    except ValueError:
+        raise RuntimeError("the shapes clash")
+'''),
+    Mutant("broadcast_shape", "adds-zero-stride-arrays", '''
+def broadcast_shape(a, b):
+    def free(shape):
+        return np.lib.stride_tricks.as_strided(np.zeros(1), shape, (0,) * len(shape))
+    try:
+        return tuple(int(size) for size in (free(a) + free(b)).shape)
+    except ValueError:
+        raise RuntimeError("the shapes clash")
+'''),
+    Mutant("broadcast_shape", "numpy-broadcast-object", '''
+def broadcast_shape(a, b):
+    empty = np.lib.stride_tricks.as_strided(np.zeros(1), a, (0,) * len(a))
+    other = np.lib.stride_tricks.as_strided(np.zeros(1), b, (0,) * len(b))
+    try:
+        return tuple(np.broadcast(empty, other).shape)
+    except ValueError:
+        raise RuntimeError("the shapes clash")
+'''),
+    Mutant("broadcast_shape", "larger-size-wins", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = (1,) * (ndim - len(a)) + tuple(a)
+    b = (1,) * (ndim - len(b)) + tuple(b)
+    shape = []
+    for size_a, size_b in zip(a, b):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError("clash")
+        shape.append(max(size_a, size_b))
+    return tuple(shape)
+'''),
+    Mutant("broadcast_shape", "zero-stretches-like-one", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = (1,) * (ndim - len(a)) + tuple(a)
+    b = (1,) * (ndim - len(b)) + tuple(b)
+    shape = []
+    for size_a, size_b in zip(a, b):
+        if size_a != size_b and min(size_a, size_b) > 1:
+            raise RuntimeError("clash")
+        shape.append(size_a if size_b <= 1 else size_b)
+    return tuple(shape)
+'''),
+    Mutant("broadcast_shape", "zip-drops-the-longer-shapes-leading-dims", '''
+def broadcast_shape(a, b):
+    shape = []
+    for size_a, size_b in zip(reversed(a), reversed(b)):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError("clash")
+        shape.append(size_a if size_b == 1 else size_b)
+    return tuple(reversed(shape))
+'''),
+    Mutant("broadcast_shape", "returns-a-list", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = (1,) * (ndim - len(a)) + tuple(a)
+    b = (1,) * (ndim - len(b)) + tuple(b)
+    shape = []
+    for size_a, size_b in zip(a, b):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError("clash")
+        shape.append(size_a if size_b == 1 else size_b)
+    return shape
+'''),
+    Mutant("broadcast_shape", "numpy-ints-and-no-clash-check", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = np.array((1,) * (ndim - len(a)) + tuple(a), dtype=np.int64)
+    b = np.array((1,) * (ndim - len(b)) + tuple(b), dtype=np.int64)
+    return tuple(np.where(a == 1, b, a))
+'''),
+    Mutant("broadcast_shape", "raises-value-error", '''
+def broadcast_shape(a, b):
+    ndim = max(len(a), len(b))
+    a = (1,) * (ndim - len(a)) + tuple(a)
+    b = (1,) * (ndim - len(b)) + tuple(b)
+    shape = []
+    for size_a, size_b in zip(a, b):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise ValueError("the shapes clash")
+        shape.append(size_a if size_b == 1 else size_b)
+    return tuple(shape)
+'''),
+    # --- broadcast_add --------------------------------------------------------------------
+    Mutant("broadcast_add", "numpy-error", '''
+def broadcast_add(a, b):
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "calls-the-reference", '''
+import tensorlab
+def broadcast_add(a, b):
+    return (tensorlab.tensor(a) + tensorlab.tensor(b)).numpy()
+'''),
+    Mutant("broadcast_add", "rewords-numpys-error", '''
+def broadcast_add(a, b):
+    try:
+        return np.asarray(a + b)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
+'''),
+    Mutant("broadcast_add", "reports-the-leftmost-clash", ADD_CHECK.replace("reversed(range(ndim))", "range(ndim)") + '''
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "counts-the-dimension-from-the-right", ADD_CHECK.replace(
+        "non-singleton dimension {dim}", "non-singleton dimension {dim - ndim}") + '''
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "counts-the-dimension-in-a", ADD_CHECK.replace(
+        "non-singleton dimension {dim}", "non-singleton dimension {dim - (ndim - a.ndim)}") + '''
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "sizes-in-the-wrong-order", ADD_CHECK.replace(
+        "tensor a ({size_a}) must match the size of tensor b ({size_b})",
+        "tensor a ({size_b}) must match the size of tensor b ({size_a})") + '''
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "only-checks-the-last-two-dims", '''
+def broadcast_add(a, b):
+    ndim = max(a.ndim, b.ndim)
+    shape_a = (1,) * (ndim - a.ndim) + a.shape
+    shape_b = (1,) * (ndim - b.ndim) + b.shape
+    for dim in reversed(range(max(ndim - 2, 0), ndim)):
+        size_a, size_b = shape_a[dim], shape_b[dim]
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {dim}"
+            )
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "zero-stretches-like-one", ADD_CHECK.replace(
+        "1 not in (size_a, size_b)", "min(size_a, size_b) > 1") + '''
+    return np.asarray(a + b)
+'''),
+    Mutant("broadcast_add", "always-floats", ADD_CHECK + '''
+    return np.asarray(a + b, dtype=np.float64)
+'''),
+    Mutant("broadcast_add", "adds-into-a", ADD_CHECK + '''
+    if a.shape == np.broadcast_shapes(a.shape, b.shape):
+        a += b
+        return a
+    return np.asarray(a + b)
+'''),
+    # --- expand_to ------------------------------------------------------------------------
+    Mutant("expand_to", "copies-with-repeat", '''
+def expand_to(x, shape):
+    if len(shape) < x.ndim:
+        raise RuntimeError("fewer dimensions")
+    x = x.reshape((1,) * (len(shape) - x.ndim) + x.shape)
+    for dim, (size, target) in enumerate(zip(x.shape, shape)):
+        if size != target:
+            if size != 1:
+                raise RuntimeError("clash")
+            x = np.repeat(x, target, axis=dim)
+    return x
+'''),
+    Mutant("expand_to", "calls-the-reference", '''
+import tensorlab
+def expand_to(x, shape):
+    return tensorlab.tensor(x).expand(shape).numpy()
+'''),
+    Mutant("expand_to", "calls-broadcast-to", '''
+def expand_to(x, shape):
+    return np.broadcast_to(x, shape)
+'''),
+    Mutant("expand_to", "zero-stride-for-every-new-dim", '''
+def expand_to(x, shape):
+    shape = tuple(shape)
+    if len(shape) < x.ndim:
+        raise RuntimeError("fewer dimensions")
+    new = len(shape) - x.ndim
+    strides = [0] * new
+    for size, target, stride in zip(x.shape, shape[new:], x.strides):
+        if size != target and size != 1:
+            raise RuntimeError("clash")
+        strides.append(stride if size == target else 0)
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "assumes-x-is-contiguous", EXPAND_STRIDES.replace(
+        "x.strides[dim - new]", "x.itemsize * int(np.prod(x.shape[dim - new + 1:]))") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "keeps-the-stride-of-a-stretched-dim", EXPAND_STRIDES.replace("stride = 0\n", "pass\n") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "strides-in-elements", EXPAND_STRIDES + '''
+    return np.lib.stride_tricks.as_strided(x, shape, [stride // x.itemsize for stride in strides])
+'''),
+    Mutant("expand_to", "no-fewer-dims-check", EXPAND_STRIDES.replace(
+        'raise RuntimeError("fewer dimensions")', "x = x.reshape(x.shape[x.ndim - len(shape):])") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "zero-stretches-like-one", EXPAND_STRIDES.replace("if size != 1:", "if size > 1:") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "raises-value-error", EXPAND_STRIDES.replace("RuntimeError", "ValueError") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "reshapes-x-in-place", '''
+def expand_to(x, shape):
+    shape = tuple(shape)
+    if len(shape) < x.ndim:
+        raise RuntimeError("fewer dimensions")
+    x.shape = (1,) * (len(shape) - x.ndim) + x.shape
+    strides = []
+    for size, target, stride in zip(x.shape, shape, x.strides):
+        if size != target and size != 1:
+            raise RuntimeError("clash")
+        strides.append(stride if size == target else 0)
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
+    Mutant("expand_to", "casts-to-float", EXPAND_STRIDES + '''
+    return np.lib.stride_tricks.as_strided(x.astype(np.float64, copy=False), shape, strides)
+'''),
+]

@@ -1,0 +1,250 @@
+"""Mutants of exercise 07 (indexing): plausible wrong versions of each graded function.
+
+Most mutants are the solution with one learner's mistake edited in (:func:`variant` asserts the
+edited text is there, so a change to the solution cannot silently turn a mutant into the
+solution); the rest are written out whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from tensorlab.grading.tasks import Mutant
+
+NOTEBOOK = Path(__file__).resolve().parent.parent.parent / "exercises" / "07-indexing" / "indexing.ipynb"
+
+
+def solution(function: str) -> str:
+    """The solution's answer cell for ``function``, without nbgrader's markers."""
+    for cell in nbformat.read(str(NOTEBOOK), as_version=4).cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{function}_solution":
+            return "\n".join(line for line in cell.source.splitlines() if "### " not in line) + "\n"
+    raise KeyError(function)
+
+
+def variant(function: str, mistake: str, *edits: tuple[str, str]) -> Mutant:
+    source = solution(function)
+    for old, new in edits:
+        assert old in source, f"{function}/{mistake}: {old!r} is not in the solution"
+        source = source.replace(old, new)
+    return Mutant(function, mistake, source)
+
+
+INDEX_SHAPE = [
+    variant("index_shape", "numpy-placement-ints-count-as-arrays",
+            ('''        else:
+            if not -shape[dim] <= entry < shape[dim]:''', '''        else:
+            kept.append("int")  # NumPy's rule: an int among index arrays is one more index array
+            blocks.append(())
+            if not -shape[dim] <= entry < shape[dim]:'''),
+            ('''    places = [position for position, entry in enumerate(kept) if entry == "advanced"]
+    rest = [entry for entry in kept if entry != "advanced"]''', '''    places = [position for position, entry in enumerate(kept) if entry in ("advanced", "int")]
+    rest = [entry for entry in kept if entry not in ("advanced", "int")]'''),
+            ("    if not blocks:\n        return tuple(kept)\n", "    if not blocks:\n        return tuple(kept)\n    if \"advanced\" not in kept:\n        return tuple(entry for entry in kept if entry != \"int\")\n")),
+    variant("index_shape", "block-always-in-place",
+            ("    at = places[0] if places[-1] - places[0] == len(places) - 1 else 0", "    at = places[0]")),
+    variant("index_shape", "block-always-first",
+            ("    at = places[0] if places[-1] - places[0] == len(places) - 1 else 0", "    at = 0")),
+    variant("index_shape", "arrays-make-a-grid-not-zipped",
+            ('''    ndim = max(len(block) for block in blocks)
+    block = [1] * ndim
+    for other in blocks:
+        other = (1,) * (ndim - len(other)) + tuple(other)
+        for d, size in enumerate(other):
+            if size != block[d] and 1 not in (size, block[d]):
+                raise IndexError("shape mismatch: indexing tensors could not be broadcast together")
+            if block[d] == 1:
+                block[d] = size''', '''    block = [size for other in blocks for size in other]  # one dim per array, like a grid''')),
+    variant("index_shape", "mask-keeps-its-shape",
+            ("            blocks.append((int(entry.sum()),))", "            blocks.append(entry.shape)")),
+    variant("index_shape", "mask-uses-one-dim",
+            ("            dim += entry.ndim", "            dim += 1"),
+            ("            return entry.ndim", "            return 1"),
+            ("            if entry.shape != tuple(shape[dim:dim + entry.ndim]):", "            if entry.shape[0] != shape[dim]:")),
+    variant("index_shape", "none-ignored",
+            ("        if entry is None:\n            kept.append(1)", "        if entry is None:\n            pass")),
+    variant("index_shape", "no-range-check-for-ints",
+            ('''            if not -shape[dim] <= entry < shape[dim]:
+                raise IndexError(f"index {entry} is out of bounds for dimension {dim} with size {shape[dim]}")
+''', "")),
+    variant("index_shape", "negative-ints-refused",
+            ("            if not -shape[dim] <= entry < shape[dim]:", "            if not 0 <= entry < shape[dim]:")),
+    variant("index_shape", "returns-a-list",
+            ("    return tuple(rest[:at]) + tuple(block) + tuple(rest[at:])", "    return rest[:at] + list(block) + rest[at:]"),
+            ("        return tuple(kept)", "        return kept")),
+    Mutant("index_shape", "indexes-an-array-of-that-shape", '''
+def index_shape(shape, index):
+    x = np.empty(shape, dtype=np.int8)
+    return x[tuple(slice(None) if entry == ":" else entry for entry in index)].shape
+'''),
+    Mutant("index_shape", "indexes-a-zero-stride-array", '''
+def index_shape(shape, index):
+    x = np.lib.stride_tricks.as_strided(np.zeros(1, dtype=np.int8), shape, (0,) * len(shape))
+    first = tuple(entry if type(entry) is int else slice(None) for entry in index if entry is not None)
+    return x[tuple(slice(None) if isinstance(entry, str) else entry for entry in index if type(entry) is not int)].shape
+'''),
+    Mutant("index_shape", "calls-the-reference", '''
+import tensorlab
+def index_shape(shape, index):
+    items = tuple(slice(None) if isinstance(e, str) else tensorlab.tensor(e.tolist()) if isinstance(e, np.ndarray) else e for e in index)
+    return tuple(tensorlab.zeros(shape)[items].shape)
+'''),
+]
+
+MASK_SELECT = [
+    Mutant("mask_select", "calls-the-reference", '''
+import tensorlab
+def mask_select(x, mask):
+    return tensorlab.tensor(x)[tensorlab.tensor(mask)].numpy()
+'''),
+    Mutant("mask_select", "calls-nonzero", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    return x[np.nonzero(mask)]
+'''),
+    Mutant("mask_select", "indexes-with-the-mask", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    return x[mask]
+'''),
+    Mutant("mask_select", "indexes-a-reshape-with-the-flat-mask", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    return rows[flat.astype(bool)].copy()
+'''),
+    Mutant("mask_select", "loops-with-a-comprehension", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    picked = [rows[k] for k in range(flat.size) if flat[k]]
+    return np.array(picked, dtype=x.dtype).reshape((len(picked),) + x.shape[mask.ndim:])
+'''),
+    variant("mask_select", "column-major-order",
+            ("    flat = mask.reshape(-1)\n    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])",
+             "    flat = mask.reshape(-1, order=\"F\")\n    rows = x.reshape((flat.size,) + x.shape[mask.ndim:], order=\"F\")")),
+    variant("mask_select", "no-shape-check",
+            ('''    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError(f"The shape of the mask {list(mask.shape)} does not match the shape of the indexed tensor {list(x.shape)}")
+''', "")),
+    variant("mask_select", "off-by-one-count",
+            ("np.arange(1, count + 1)", "np.arange(count)")),
+    variant("mask_select", "flattens-everything",
+            ("    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])", "    rows = x.reshape(-1)[: flat.size]")),
+    variant("mask_select", "result-as-float",
+            ("    return rows[positions]", "    return rows[positions].astype(float)")),
+    variant("mask_select", "assumes-contiguous-memory",
+            ("    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])",
+             "    rows = np.frombuffer(x.base if x.base is not None else x, dtype=x.dtype)[: x.size].reshape((flat.size,) + x.shape[mask.ndim:])")),
+    Mutant("mask_select", "loops-with-while", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    positions = []
+    k = 0
+    while k < flat.size:
+        if flat[k]:
+            positions.append(k)
+        k += 1
+    return rows[np.array(positions, dtype=np.int64)]
+'''),
+]
+
+ASSIGNMENT_SOURCES = [
+    Mutant("assignment_sources", "numpy-placement", '''
+def assignment_sources(shape, index, value_shape):
+    sources = np.full(shape, -1, dtype=np.int64)
+    labels = np.arange(int(np.prod(value_shape)), dtype=np.int64).reshape(value_shape)
+    try:
+        sources[tuple(slice(None) if isinstance(entry, str) else entry for entry in index)] = labels
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
+    return sources
+'''),
+    variant("assignment_sources", "keeps-extra-leading-ones",
+            ('''    while labels.ndim > ndim and labels.shape[0] == 1:  # torch drops v's extra leading 1s
+        labels = labels[0]
+''', "")),
+    variant("assignment_sources", "numpy-error-class",
+            ("    except ValueError as error:\n        raise RuntimeError(f\"shape mismatch: value of shape {list(value_shape)}: {error}\") from None",
+             "    except ValueError:\n        raise")),
+    variant("assignment_sources", "untouched-hold-zero",
+            ("    sources = np.full(shape, -1, dtype=np.int64)", "    sources = np.zeros(shape, dtype=np.int64)")),
+    variant("assignment_sources", "labels-column-major",
+            (".reshape(value_shape)", ".reshape(value_shape, order=\"F\")")),
+    variant("assignment_sources", "counts-from-one",
+            ("np.arange(int(np.prod(value_shape)), dtype=np.int64)", "np.arange(1, int(np.prod(value_shape)) + 1, dtype=np.int64)")),
+    variant("assignment_sources", "float-result",
+            ("    sources = np.full(shape, -1, dtype=np.int64)", "    sources = np.full(shape, -1.0)")),
+    variant("assignment_sources", "tiles-instead-of-broadcasting",
+            ("        target[tuple(rest)] = labels  # NumPy broadcasts labels to target[rest], as torch does",
+             "        picked = target[tuple(rest)]\n        target[tuple(rest)] = np.resize(labels, picked.shape)")),
+    variant("assignment_sources", "every-error-is-a-runtime-error",
+            ("    target = sources[(*first, ...)]", "    try:\n        target = sources[(*first, ...)]\n    except IndexError as error:\n        raise RuntimeError(str(error)) from None")),
+    Mutant("assignment_sources", "calls-the-reference", '''
+import torch
+def assignment_sources(shape, index, value_shape):
+    items = tuple(slice(None) if isinstance(e, str) else torch.from_numpy(e) if isinstance(e, np.ndarray) else e for e in index)
+    target = torch.full(tuple(shape), -1, dtype=torch.int64)
+    target[items] = torch.arange(int(np.prod(value_shape))).view(tuple(value_shape))
+    return target.numpy()
+'''),
+]
+
+STORAGE_POSITIONS = [
+    Mutant("storage_positions", "numpy-placement", '''
+def storage_positions(shape, strides, offset, index):
+    positions = offset + np.tensordot(np.indices(shape, dtype=np.int64), np.asarray(strides, dtype=np.int64), axes=(0, 0))
+    return np.asarray(positions[tuple(slice(None) if isinstance(e, str) else e for e in index)], dtype=np.int64)
+'''),
+    variant("storage_positions", "forgets-the-offset",
+            ("    positions = offset + np.tensordot(", "    positions = np.tensordot(")),
+    Mutant("storage_positions", "assumes-contiguous", '''
+def storage_positions(shape, strides, offset, index):
+    positions = offset + np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    first, rest = [], []
+    for entry in index:
+        if type(entry) is int:
+            first.append(entry)
+        else:
+            uses = 0 if entry is None else entry.ndim if isinstance(entry, np.ndarray) and entry.dtype == bool else 1
+            first.extend([slice(None)] * uses)
+            rest.append(slice(None) if isinstance(entry, str) else entry)
+    return np.asarray(positions[tuple(first)][tuple(rest)], dtype=np.int64)
+'''),
+    variant("storage_positions", "strides-reversed",
+            ("np.asarray(strides, dtype=np.int64)", "np.asarray(strides[::-1], dtype=np.int64)")),
+    variant("storage_positions", "mask-uses-one-dim",
+            ("            uses = 0 if entry is None else entry.ndim if isinstance(entry, np.ndarray) and entry.dtype == bool else 1",
+             "            uses = 0 if entry is None else 1")),
+    variant("storage_positions", "none-uses-a-dim",
+            ("            uses = 0 if entry is None else entry.ndim", "            uses = 1 if entry is None else entry.ndim")),
+    variant("storage_positions", "float-positions",
+            ("    return np.asarray(positions[tuple(first)][tuple(rest)], dtype=np.int64)",
+             "    return np.asarray(positions[tuple(first)][tuple(rest)], dtype=float)")),
+    variant("storage_positions", "stride-zero-taken-as-one",
+            ("np.asarray(strides, dtype=np.int64)", "np.maximum(np.asarray(strides, dtype=np.int64), 1)")),
+    variant("storage_positions", "errors-give-an-empty-result",
+            ("    return np.asarray(positions[tuple(first)][tuple(rest)], dtype=np.int64)",
+             "    try:\n        return np.asarray(positions[tuple(first)][tuple(rest)], dtype=np.int64)\n    except IndexError:\n        return np.zeros(0, dtype=np.int64)")),
+    Mutant("storage_positions", "calls-the-reference", '''
+import tensorlab
+def storage_positions(shape, strides, offset, index):
+    span = offset + 1 + sum((size - 1) * stride for size, stride in zip(shape, strides))
+    x = tensorlab.arange(max(span, 1)).as_strided(tuple(shape), tuple(strides), offset)
+    items = tuple(slice(None) if isinstance(e, str) else tensorlab.tensor(e.tolist()) if isinstance(e, np.ndarray) else e for e in index)
+    return x[items].numpy()
+'''),
+]
+
+MUTANTS = INDEX_SHAPE + MASK_SELECT + ASSIGNMENT_SOURCES + STORAGE_POSITIONS

@@ -1,0 +1,276 @@
+"""Tensor puzzles: sixteen one-line functions built from ``arange``, ``where``, indexing and broadcasting.
+
+Each puzzle's reference is its *specification*, written as the plainest loop over elements, so a
+learner can read exactly what the answer must compute; the answer must compute the same with
+whole-array code only. The building blocks are a short list (``ONLY``): ``np.arange``,
+``np.where``, ``np.newaxis``, ``.shape``, ``len``, arithmetic, comparisons, ``@`` and indexing
+— and every puzzle solved before (``cumsum`` may call ``triu``). Every answer returns an int64
+array; ``tests/test_grading_checks.py`` checks each specification against torch's own op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tensorlab.grading.tasks import Clause, Exercise, Task
+
+__all__ = ["EXERCISE", "ONLY", "PUZZLES", "SPECS"]
+
+ONLY = ("arange", "where", "newaxis", "shape", "len")
+INT = np.int64
+
+
+# --- the specifications: one loop each --------------------------------------------------------
+def ones_spec(i: int) -> np.ndarray:
+    out = np.zeros(i, dtype=INT)
+    for k in range(i):
+        out[k] = 1
+    return out
+
+
+def total_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(1, dtype=INT)
+    for k in range(len(a)):
+        out[0] += a[k]
+    return out
+
+
+def outer_spec(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(a), len(b)), dtype=INT)
+    for i in range(len(a)):
+        for j in range(len(b)):
+            out[i, j] = a[i] * b[j]
+    return out
+
+
+def diag_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(a), dtype=INT)
+    for i in range(len(a)):
+        out[i] = a[i, i]
+    return out
+
+
+def eye_spec(j: int) -> np.ndarray:
+    out = np.zeros((j, j), dtype=INT)
+    for i in range(j):
+        out[i, i] = 1
+    return out
+
+
+def triu_spec(j: int) -> np.ndarray:
+    out = np.zeros((j, j), dtype=INT)
+    for i in range(j):
+        for k in range(j):
+            if i <= k:
+                out[i, k] = 1
+    return out
+
+
+def cumsum_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(a), dtype=INT)
+    running = 0
+    for i in range(len(a)):
+        running += a[i]
+        out[i] = running
+    return out
+
+
+def diff_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(a), dtype=INT)
+    for i in range(len(a)):
+        out[i] = a[i] - a[i - 1] if i > 0 else a[0]
+    return out
+
+
+def vstack_spec(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros((2, len(a)), dtype=INT)
+    for i in range(len(a)):
+        out[0, i] = a[i]
+        out[1, i] = b[i]
+    return out
+
+
+def roll_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(a), dtype=INT)
+    for i in range(len(a)):
+        out[i] = a[(i + 1) % len(a)]
+    return out
+
+
+def flip_spec(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(a), dtype=INT)
+    for i in range(len(a)):
+        out[i] = a[len(a) - 1 - i]
+    return out
+
+
+def compress_spec(g: np.ndarray, v: np.ndarray, i: int) -> np.ndarray:
+    out = np.zeros(i, dtype=INT)
+    filled = 0
+    for k in range(len(g)):
+        if g[k]:
+            out[filled] = v[k]
+            filled += 1
+    return out
+
+
+def pad_to_spec(a: np.ndarray, j: int) -> np.ndarray:
+    out = np.zeros(j, dtype=INT)
+    for k in range(min(j, len(a))):
+        out[k] = a[k]
+    return out
+
+
+def sequence_mask_spec(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    out = np.zeros(values.shape, dtype=INT)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if j < lengths[i]:
+                out[i, j] = values[i, j]
+    return out
+
+
+def bincount_spec(a: np.ndarray, j: int) -> np.ndarray:
+    out = np.zeros(j, dtype=INT)
+    for k in range(len(a)):
+        out[a[k]] += 1
+    return out
+
+
+def scatter_add_spec(values: np.ndarray, link: np.ndarray, j: int) -> np.ndarray:
+    out = np.zeros(j, dtype=INT)
+    for k in range(len(values)):
+        out[link[k]] += values[k]
+    return out
+
+
+# --- random inputs ------------------------------------------------------------------------------
+def ints(rng: np.random.Generator, size: Any, low: int = -9, high: int = 10) -> np.ndarray:
+    """Small ints; one 1-d array in four is a non-contiguous view (every other element)."""
+    if isinstance(size, int) and rng.random() < 0.25:
+        return np.asarray(rng.integers(low, high, size=2 * size), dtype=INT)[::2]
+    return np.asarray(rng.integers(low, high, size=size), dtype=INT)
+
+
+def length(rng: np.random.Generator, low: int = 0) -> int:
+    """Mostly 3 to 9; sometimes the edge (``low``, often 0)."""
+    return low if rng.random() < 0.1 else int(rng.integers(max(low, 3), 10))
+
+
+def square(rng: np.random.Generator) -> np.ndarray:
+    n = length(rng)
+    matrix = np.asarray(rng.integers(-9, 10, size=(n, n)), dtype=INT)
+    return matrix.T if rng.random() < 0.25 else matrix
+
+
+def compress_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
+    n = length(rng)
+    g = rng.random(n) < 0.5
+    return g, ints(rng, n), int(g.sum() + rng.integers(0, 3))
+
+
+def sequence_mask_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    m, n = length(rng, 1), length(rng)
+    return ints(rng, (m, n)), np.asarray(rng.integers(0, n + 1, size=m), dtype=INT)
+
+
+def bincount_case(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    j = int(rng.integers(1, 8))
+    return ints(rng, length(rng), 0, j), j
+
+
+def scatter_add_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
+    n, j = length(rng), int(rng.integers(1, 8))
+    return ints(rng, n), ints(rng, n, 0, j), j
+
+
+RANDOM_CASES: dict[str, Callable[[np.random.Generator], tuple]] = {
+    "ones": lambda rng: (length(rng),),
+    "total": lambda rng: (ints(rng, length(rng)),),
+    "outer": lambda rng: (ints(rng, length(rng)), ints(rng, length(rng))),
+    "diag": lambda rng: (square(rng),),
+    "eye": lambda rng: (length(rng),),
+    "triu": lambda rng: (length(rng),),
+    "cumsum": lambda rng: (ints(rng, length(rng)),),
+    "diff": lambda rng: (ints(rng, length(rng, 1)),),
+    "vstack": lambda rng: (lambda n: (ints(rng, n), ints(rng, n)))(length(rng)),
+    "roll": lambda rng: (ints(rng, length(rng, 1)),),
+    "flip": lambda rng: (ints(rng, length(rng)),),
+    "compress": compress_case,
+    "pad_to": lambda rng: (ints(rng, length(rng)), int(rng.integers(0, 10))),
+    "sequence_mask": sequence_mask_case,
+    "bincount": bincount_case,
+    "scatter_add": scatter_add_case,
+}
+
+A = np.array([3, -1, 4, 1, -5], dtype=INT)
+EXAMPLES: dict[str, list[tuple]] = {
+    "ones": [(5,)],
+    "total": [(A,)],
+    "outer": [(np.array([1, 2, 3], dtype=INT), np.array([10, 20], dtype=INT))],
+    "diag": [(np.arange(9, dtype=INT).reshape(3, 3),)],
+    "eye": [(4,)],
+    "triu": [(4,)],
+    "cumsum": [(A,)],
+    "diff": [(A,)],
+    "vstack": [(np.array([1, 2, 3], dtype=INT), np.array([4, 5, 6], dtype=INT))],
+    "roll": [(A,)],
+    "flip": [(A,)],
+    "compress": [(np.array([True, False, True, True, False]), A, 5)],
+    "pad_to": [(A, 3), (A, 7)],
+    "sequence_mask": [(np.arange(12, dtype=INT).reshape(3, 4) + 1, np.array([0, 2, 4], dtype=INT))],
+    "bincount": [(np.array([1, 3, 1, 0, 3, 3], dtype=INT), 5)],
+    "scatter_add": [(np.array([5, 1, 7, 2], dtype=INT), np.array([0, 2, 0, 1], dtype=INT), 4)],
+}
+EMPTY = np.zeros(0, dtype=INT)
+CLAUSES: dict[str, list[Clause]] = {
+    "ones": [Clause("ones(0) is an empty int64 array", (0,))],
+    "total": [Clause("total returns an array of shape (1,), also for an empty a", (EMPTY,))],
+    "outer": [Clause("outer of an empty a has shape (0, len(b))", (EMPTY, np.array([1, 2], dtype=INT)))],
+    "diag": [Clause("diag reads a[i, i] of any square a, a transposed view included",
+                    (np.arange(16, dtype=INT).reshape(4, 4).T,))],
+    "eye": [Clause("eye(1) is [[1]]", (1,)), Clause("eye(0) has shape (0, 0)", (0,))],
+    "triu": [Clause("triu(j)[i, k] is 1 when i <= k: the diagonal is included", (2,))],
+    "cumsum": [Clause("cumsum of a single element is that element", (np.array([7], dtype=INT),))],
+    "diff": [Clause("diff keeps a[0] as its first element", (np.array([4], dtype=INT),))],
+    "vstack": [Clause("vstack of two empty arrays has shape (2, 0)", (EMPTY, EMPTY))],
+    "roll": [Clause("roll moves every element one place to the left, the first to the end",
+                    (np.array([1, 2], dtype=INT),))],
+    "flip": [Clause("flip of an empty array is empty", (EMPTY,))],
+    "compress": [Clause("compress fills zeros after the kept values, up to length i",
+                        (np.array([False, True, True]), np.array([1, 2, 3], dtype=INT), 4))],
+    "pad_to": [Clause("pad_to shortens a when j < len(a)", (A, 0)),
+               Clause("pad_to pads an empty a with zeros", (EMPTY, 2))],
+    "sequence_mask": [Clause("a length 0 zeroes the whole row; a length n keeps it",
+                             (np.array([[1, 2], [3, 4]], dtype=INT), np.array([0, 2], dtype=INT)))],
+    "bincount": [Clause("bincount counts every value in 0..j-1, zeros included, even when a is empty", (EMPTY, 3))],
+    "scatter_add": [Clause("scatter_add adds every value that links to the same slot",
+                           (np.array([1, 1, 1], dtype=INT), np.array([2, 2, 2], dtype=INT), 3))],
+}
+
+SPECS: dict[str, Callable[..., np.ndarray]] = {
+    "ones": ones_spec, "total": total_spec, "outer": outer_spec, "diag": diag_spec, "eye": eye_spec,
+    "triu": triu_spec, "cumsum": cumsum_spec, "diff": diff_spec, "vstack": vstack_spec, "roll": roll_spec,
+    "flip": flip_spec, "compress": compress_spec, "pad_to": pad_to_spec, "sequence_mask": sequence_mask_spec,
+    "bincount": bincount_spec, "scatter_add": scatter_add_spec,
+}
+
+PUZZLES: dict[str, Task] = {
+    name: Task(
+        name=name,
+        reference=spec,
+        examples=EXAMPLES[name],
+        clauses=CLAUSES[name],
+        random_case=RANDOM_CASES[name],
+        hint=f"read {name}_spec's loop in the exercise, and build the same array with arange, where, indexing "
+             "and broadcasting; earlier puzzles may help",
+        vectorised=True,
+        only=ONLY,
+    )
+    for name, spec in SPECS.items()
+}
+
+EXERCISE = Exercise(notebook="puzzles", tasks=tuple(PUZZLES.values()))

@@ -1,0 +1,461 @@
+"""Mutants of exercise 11 (autograd by hand): plausible wrong versions of each graded function."""
+
+from tensorlab.grading.tasks import Mutant
+
+SUM_TO_SHAPE = [
+    Mutant("sum_to_shape", "forgets-keepdims", '''
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    grad = grad.sum(axis=tuple(range(leading)))
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "sums-trailing-dims", '''
+def sum_to_shape(grad, shape):
+    grad = grad.sum(axis=tuple(range(len(shape), grad.ndim)))
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "size-1-dims-lined-up-from-the-left", '''
+def sum_to_shape(grad, shape):
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "size-1-dims-shifted-twice", '''
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    grad = grad.sum(axis=tuple(range(leading)))
+    stretched = tuple(dim + leading for dim, size in enumerate(shape) if size == 1 and dim + leading < grad.ndim)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "only-leading-dims", '''
+def sum_to_shape(grad, shape):
+    return np.asarray(grad.sum(axis=tuple(range(grad.ndim - len(shape)))))
+'''),
+    Mutant("sum_to_shape", "at-most-one-leading-dim", '''
+def sum_to_shape(grad, shape):
+    if grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "returns-early-without-leading-dims", '''
+def sum_to_shape(grad, shape):
+    if grad.ndim == len(shape):
+        return grad
+    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "stretched-means-bigger-misses-size-0", '''
+def sum_to_shape(grad, shape):
+    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+    stretched = tuple(dim for dim, size in enumerate(shape) if grad.shape[dim] > size)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "float64-result-whatever-the-dtype", '''
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    out = np.zeros(shape)
+    out += grad.sum(axis=tuple(range(leading))).sum(
+        axis=tuple(dim for dim, size in enumerate(shape) if size == 1), keepdims=True)
+    return out
+'''),
+    Mutant("sum_to_shape", "shape-()-keeps-dims", '''
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    stretched = tuple(leading + dim for dim, size in enumerate(shape) if size == 1)
+    return grad.sum(axis=tuple(range(leading)) + stretched, keepdims=True).reshape(shape or (1,))
+'''),
+    Mutant("sum_to_shape", "adds-leading-slices-into-grad-in-place", '''
+def sum_to_shape(grad, shape):
+    while grad.ndim > len(shape):
+        for i in range(1, grad.shape[0]):
+            grad[0] += grad[i]
+        grad = grad[0]
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return np.asarray(grad)
+'''),
+    Mutant("sum_to_shape", "calls-torch-sum_to_size", '''
+import torch
+
+def sum_to_shape(grad, shape):
+    return torch.from_numpy(grad).sum_to_size(shape).numpy()
+'''),
+]
+
+MUL_BACKWARD = [
+    Mutant("mul_backward", "unreduced-grads", '''
+def mul_backward(grad, x, y):
+    return grad * y, grad * x
+'''),
+    Mutant("mul_backward", "swapped-factors", '''
+def mul_backward(grad, x, y):
+    return sum_to_shape(grad * x, x.shape), sum_to_shape(grad * y, y.shape)
+'''),
+    Mutant("mul_backward", "returns-y-grad-first", '''
+def mul_backward(grad, x, y):
+    return sum_to_shape(grad * x, y.shape), sum_to_shape(grad * y, x.shape)
+'''),
+    Mutant("mul_backward", "reduces-only-x", '''
+def mul_backward(grad, x, y):
+    return sum_to_shape(grad * y, x.shape), grad * x
+'''),
+    Mutant("mul_backward", "reduces-only-y", '''
+def mul_backward(grad, x, y):
+    return grad * y, sum_to_shape(grad * x, y.shape)
+'''),
+    Mutant("mul_backward", "forgets-the-incoming-grad", '''
+def mul_backward(grad, x, y):
+    ones = np.ones(grad.shape)
+    return sum_to_shape(ones * y, x.shape), sum_to_shape(ones * x, y.shape)
+'''),
+    Mutant("mul_backward", "reduces-before-multiplying", '''
+def mul_backward(grad, x, y):
+    x_big, y_big = np.broadcast_to(x, grad.shape), np.broadcast_to(y, grad.shape)
+    return (sum_to_shape(grad, x.shape) * sum_to_shape(y_big, x.shape),
+            sum_to_shape(grad, y.shape) * sum_to_shape(x_big, y.shape))
+'''),
+    Mutant("mul_backward", "multiplies-grad-in-place", '''
+def mul_backward(grad, x, y):
+    grad_y = sum_to_shape(grad * x, y.shape)
+    grad *= y  # reuses grad's memory for grad_x
+    return sum_to_shape(grad, x.shape), grad_y
+'''),
+    Mutant("mul_backward", "returns-a-list", '''
+def mul_backward(grad, x, y):
+    return [sum_to_shape(grad * y, x.shape), sum_to_shape(grad * x, y.shape)]
+'''),
+    Mutant("mul_backward", "calls-tensorlab-backward", '''
+import tensorlab
+
+def mul_backward(grad, x, y):
+    a, b = tensorlab.tensor(x, requires_grad=True), tensorlab.tensor(y, requires_grad=True)
+    (a * b).backward(tensorlab.tensor(grad))
+    return a.grad.numpy(), b.grad.numpy()
+'''),
+]
+
+MATMUL_BACKWARD = [
+    Mutant("matmul_backward", "grad.T-@-a", '''
+def matmul_backward(grad, a, b):
+    return grad @ b.T, grad.T @ a
+'''),
+    Mutant("matmul_backward", "transposes-on-the-wrong-side", '''
+def matmul_backward(grad, a, b):
+    return b.T @ grad, grad @ a.T
+'''),
+    Mutant("matmul_backward", "forgets-the-transposes", '''
+def matmul_backward(grad, a, b):
+    return grad @ b, a @ grad
+'''),
+    Mutant("matmul_backward", "returns-b-grad-first", '''
+def matmul_backward(grad, a, b):
+    return a.T @ grad, grad @ b.T
+'''),
+    Mutant("matmul_backward", "grad_a-transposed", '''
+def matmul_backward(grad, a, b):
+    return b @ grad.T, a.T @ grad
+'''),
+    Mutant("matmul_backward", "transposed-results", '''
+def matmul_backward(grad, a, b):
+    return (grad @ b.T).T, (a.T @ grad).T
+'''),
+    Mutant("matmul_backward", "forgets-the-incoming-grad", '''
+def matmul_backward(grad, a, b):
+    ones = np.ones(grad.shape)
+    return ones @ b.T, a.T @ ones
+'''),
+    Mutant("matmul_backward", "returns-a-list", '''
+def matmul_backward(grad, a, b):
+    return [grad @ b.T, a.T @ grad]
+'''),
+    Mutant("matmul_backward", "calls-torch-backward", '''
+import torch
+
+def matmul_backward(grad, a, b):
+    left, right = torch.tensor(a, requires_grad=True), torch.tensor(b, requires_grad=True)
+    (left @ right).backward(torch.from_numpy(grad))
+    return left.grad.numpy(), right.grad.numpy()
+'''),
+]
+
+TOPOLOGICAL_ORDER = [
+    Mutant("topological_order", "post-order", '''
+def topological_order(graph, root):
+    order, visited = [], set()
+
+    def visit(node):
+        visited.add(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+        order.append(node)
+
+    visit(root)
+    return order
+'''),
+    Mutant("topological_order", "pre-order", '''
+def topological_order(graph, root):
+    order, visited = [], set()
+
+    def visit(node):
+        visited.add(node)
+        order.append(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+
+    visit(root)
+    return order
+'''),
+    Mutant("topological_order", "no-visited-set-duplicates", '''
+def topological_order(graph, root):
+    order = []
+
+    def visit(node):
+        for source in graph.get(node, []):
+            visit(source)
+        order.append(node)
+
+    visit(root)
+    return order[::-1]
+'''),
+    Mutant("topological_order", "deduplicates-keeping-the-first", '''
+def topological_order(graph, root):
+    order = []
+
+    def visit(node):
+        for source in graph.get(node, []):
+            visit(source)
+        order.append(node)
+
+    visit(root)
+    return list(dict.fromkeys(order[::-1]))
+'''),
+    Mutant("topological_order", "breadth-first", '''
+from collections import deque
+
+def topological_order(graph, root):
+    order, seen, queue = [], {root}, deque([root])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for source in graph.get(node, []):
+            if source not in seen:
+                seen.add(source)
+                queue.append(source)
+    return order
+'''),
+    Mutant("topological_order", "forgets-the-root", '''
+def topological_order(graph, root):
+    order, visited = [], {root}
+
+    def visit(node):
+        visited.add(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+        order.append(node)
+
+    for source in graph.get(root, []):
+        if source not in visited:
+            visit(source)
+    return order[::-1]
+'''),
+    Mutant("topological_order", "whole-graph-not-just-reachable", '''
+def topological_order(graph, root):
+    order, visited = [], set()
+
+    def visit(node):
+        visited.add(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+        order.append(node)
+
+    visit(root)
+    for node in graph:
+        if node not in visited:
+            visit(node)
+    return order[::-1]
+'''),
+    Mutant("topological_order", "only-computed-nodes", '''
+def topological_order(graph, root):
+    order, visited = [], set()
+
+    def visit(node):
+        visited.add(node)
+        for source in graph.get(node, []):
+            if source not in visited:
+                visit(source)
+        if node in graph:
+            order.append(node)
+
+    visit(root)
+    return order[::-1] or [root]
+'''),
+    Mutant("topological_order", "kahn-empties-the-graph", '''
+def topological_order(graph, root):
+    reachable, stack = {root}, [root]
+    while stack:
+        for source in graph.get(stack.pop(), []):
+            if source not in reachable:
+                reachable.add(source)
+                stack.append(source)
+    users = {node: 0 for node in reachable}
+    for node in reachable:
+        for source in graph.get(node, []):
+            users[source] += 1
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        while graph.get(node):
+            source = graph[node].pop()
+            users[source] -= 1
+            if users[source] == 0:
+                ready.append(source)
+    return order
+'''),
+    Mutant("topological_order", "calls-the-reference", '''
+from autograder.exercise import find_task  # the answer key, where the instructor keeps it
+topological_order_reference = find_task("topological_order").reference
+
+def topological_order(graph, root):
+    return topological_order_reference(graph, root)
+'''),
+]
+
+BACKPROP = [
+    Mutant("backprop", "overwrites-instead-of-accumulating", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] = grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "walks-inputs-first", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order[::-1]:
+        for source, local in graph.get(node, []):
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "breadth-first-order", '''
+def backprop(graph, root):
+    grads, queue = {root: 1.0}, [root]
+    for node in queue:
+        for source, local in graph.get(node, []):
+            if source not in grads:
+                grads[source] = 0.0
+                queue.append(source)
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "counts-a-repeated-input-once", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order:
+        for source, local in dict(graph.get(node, [])).items():
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "whole-graph-not-just-reachable", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in graph}
+    for inputs in graph.values():
+        for source, _ in inputs:
+            grads[source] = 0.0
+    grads[root] = 1.0
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "drops-zero-gradients", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] += grads[node] * local
+    return {node: grad for node, grad in grads.items() if grad != 0.0}
+'''),
+    Mutant("backprop", "root-gradient-int-1", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "forgets-the-node-gradient", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] += local
+    return grads
+'''),
+    Mutant("backprop", "pops-inputs-from-graph", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: 0.0 for node in order}
+    grads[root] = 1.0
+    for node in order:
+        for source, local in graph.pop(node, []):
+            grads[source] += grads[node] * local
+    return grads
+'''),
+    Mutant("backprop", "calls-torch-backward", '''
+import torch
+
+def backprop(graph, root):
+    values = {}
+
+    def value(node):
+        if node not in values:
+            inputs = graph.get(node, [])
+            values[node] = torch.tensor(1.0, requires_grad=True) if not inputs else sum(
+                local * value(source) for source, local in inputs)
+            values[node].retain_grad()
+        return values[node]
+
+    value(root).backward()
+    return {node: float(tensor.grad) for node, tensor in values.items()}
+'''),
+]
+
+MUTANTS = SUM_TO_SHAPE + MUL_BACKWARD + MATMUL_BACKWARD + TOPOLOGICAL_ORDER + BACKPROP

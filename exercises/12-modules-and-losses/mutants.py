@@ -1,0 +1,587 @@
+"""Mutants of exercise 12 (modules and losses by hand): plausible wrong versions of each graded function."""
+
+from tensorlab.grading.tasks import Mutant
+
+
+def _state_dict_variant(parameter: str = 'own.append((name, tuple(value)))',
+                        buffer: str = 'buffers.append((name, tuple(value)))',
+                        linear: str = 'children.append((name, [("weight", (n_out, n_in))] + ([("bias", (n_out,))] if bias else [])))',
+                        module_list: str = 'children.append((name, [(f"{i}.{key}", shape) for i, item in enumerate(value) for key, shape in state_dict_shapes(item)]))',
+                        extra: str = '',
+                        result: str = 'own + buffers + [(f"{name}.{key}", shape) for name, entries in children for key, shape in entries]') -> str:
+    """The right answer with one of its lines replaced."""
+    return f'''
+def state_dict_shapes(attributes):
+    own, buffers, children = [], [], []
+    for name, kind, value in attributes:
+        if kind == "parameter":
+            {parameter}
+        elif kind == "buffer":
+            {buffer}
+        elif kind == "linear":
+            n_in, n_out, bias = value
+            {linear}
+        elif kind == "module":
+            children.append((name, state_dict_shapes(value)))
+        elif kind == "module_list":
+            {module_list}
+        {extra}
+    return {result}
+'''
+
+
+STATE_DICT_SHAPES = [
+    Mutant("state_dict_shapes", "plain-tensors-registered", _state_dict_variant(
+        extra='elif kind == "tensor":\n            own.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "non-persistent-buffers-saved", _state_dict_variant(
+        extra='elif kind == "buffer_not_persistent":\n            buffers.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "python-list-registered", _state_dict_variant(
+        extra='elif kind == "list":\n            children.append((name, [(f"{i}.{key}", shape) for i, item in enumerate(value) '
+              'for key, shape in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "buffers-in-assignment-order", _state_dict_variant(
+        buffer='own.append((name, tuple(value)))')),
+    Mutant("state_dict_shapes", "children-before-own-entries", _state_dict_variant(
+        result='[(f"{name}.{key}", shape) for name, entries in children for key, shape in entries] + own + buffers')),
+    Mutant("state_dict_shapes", "linear-weight-as-in-by-out", _state_dict_variant(
+        linear='children.append((name, [("weight", (n_in, n_out))] + ([("bias", (n_out,))] if bias else [])))')),
+    Mutant("state_dict_shapes", "linear-always-has-a-bias", _state_dict_variant(
+        linear='children.append((name, [("weight", (n_out, n_in)), ("bias", (n_out,))]))')),
+    Mutant("state_dict_shapes", "module-list-counts-from-one", _state_dict_variant(
+        module_list='children.append((name, [(f"{i + 1}.{key}", shape) for i, item in enumerate(value) '
+                    'for key, shape in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "module-list-without-index", _state_dict_variant(
+        module_list='children.append((name, [entry for item in value for entry in state_dict_shapes(item)]))')),
+    Mutant("state_dict_shapes", "shapes-as-lists", _state_dict_variant(
+        parameter='own.append((name, list(value)))', buffer='buffers.append((name, list(value)))')),
+    Mutant("state_dict_shapes", "only-the-innermost-name", _state_dict_variant(
+        result='own + buffers + [(f"{name}.{key.split(\'.\')[-1]}", shape) for name, entries in children for key, shape in entries]')),
+    Mutant("state_dict_shapes", "calls-tensorlab", '''
+def state_dict_shapes(attributes):
+    from autograder.exercise import find_task  # the answer key, where the instructor keeps it
+    state_dict_shapes_reference = find_task("state_dict_shapes").reference
+    return state_dict_shapes_reference(attributes)
+'''),
+]
+
+# The right answer's pieces, so that each mutant changes one thing.
+_NAMES = '''    names = []
+    for key in state_dict:
+        name = key.rpartition(".")[0]
+        if name not in names:
+            names.append(name)
+'''
+_LOG_SOFTMAX = '''    shifted = h - h.max(axis=1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True)), activation
+'''
+
+FORWARD_WITH_HOOKS = [
+    Mutant("forward_with_hooks", "hook-records-after-relu", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+        if name in hooked:
+            activation[name] = h
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "weight-not-transposed", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        w = state_dict[name + ".weight"]
+        h = h @ (w if w.shape[0] == h.shape[1] else w.T)
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "assumes-every-layer-has-a-bias", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "layer-name-before-the-first-dot", '''
+def forward_with_hooks(x, state_dict, hooked):
+    names = []
+    for key in state_dict:
+        name = key.split(".")[0]
+        if name not in names:
+            names.append(name)
+    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        weight = [v for k, v in state_dict.items() if k.startswith(name + ".") and k.endswith("weight")][0]
+        bias = [v for k, v in state_dict.items() if k.startswith(name + ".") and k.endswith("bias")]
+        h = h @ weight.T
+        if bias:
+            h = h + bias[0]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "relu-after-the-last-layer-too", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for name in names:
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "softmax-instead-of-log-softmax", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+    e = np.exp(h - h.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True), activation
+'''),
+    Mutant("forward_with_hooks", "log-softmax-without-the-max-shift", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+    return h - np.log(np.exp(h).sum(axis=1, keepdims=True)), activation
+'''),
+    Mutant("forward_with_hooks", "log-softmax-over-dim-0", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+    shifted = h - h.max(axis=0, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=0, keepdims=True)), activation
+'''),
+    Mutant("forward_with_hooks", "records-every-layer", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        activation[name] = h
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "records-the-layer-input", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        if name in hooked:
+            activation[name] = h
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if number < len(names) - 1:
+            h = np.maximum(h, 0)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "relu-changes-the-stored-activation-in-place", '''
+def forward_with_hooks(x, state_dict, hooked):
+''' + _NAMES + '''    activation = {}
+    h = x
+    for number, name in enumerate(names):
+        h = h @ state_dict[name + ".weight"].T
+        if name + ".bias" in state_dict:
+            h = h + state_dict[name + ".bias"]
+        if name in hooked:
+            activation[name] = h
+        if number < len(names) - 1:
+            np.maximum(h, 0, out=h)
+''' + _LOG_SOFTMAX),
+    Mutant("forward_with_hooks", "calls-tensorlab-modules", '''
+import tensorlab
+
+def forward_with_hooks(x, state_dict, hooked):
+    from autograder.exercise import find_task  # the answer key, where the instructor keeps it
+    forward_with_hooks_reference = find_task("forward_with_hooks").reference
+    return forward_with_hooks_reference(x, state_dict, hooked)
+'''),
+]
+
+_LOG_P = '''    classes = logits.shape[1]
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+'''
+
+CROSS_ENTROPY = [
+    Mutant("cross_entropy", "log-sum-exp-without-the-max-shift", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    classes = logits.shape[1]
+    log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "ignored-targets-still-in-the-count", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    class_weight = np.ones(classes) if weight is None else weight
+    w = np.where(kept, class_weight[np.where(kept, target, 0)], 0.0)
+    count = class_weight[np.where(kept, target, 0)].sum()
+    picked = log_p[np.arange(len(target)), np.where(kept, target, 0)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * picked).sum() / count
+        smooth = -(log_p[kept] * class_weight).sum() / classes / count
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "weighted-sum-divided-by-n", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / len(target)
+        smooth = -(log_p * class_weight).sum() / classes / len(target)
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "smoothing-over-c-minus-1-classes", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        others = -(log_p * class_weight).sum() - nll * w.sum()
+        smooth = others / max(classes - 1, 1) / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "smooth-term-ignores-class-weights", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        smooth = -log_p.sum() / classes / len(target)
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "smooth-term-counts-ignored-rows", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target[kept]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[kept][np.arange(len(w)), target[kept]]).sum() / w.sum()
+        smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "forgets-ignore-index", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "sum-instead-of-mean", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    nll = -(w * log_p[np.arange(len(target)), target]).sum()
+    smooth = -(log_p * class_weight).sum() / classes
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "nothing-counted-gives-zero", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    if w.sum() == 0:
+        return 0.0
+    nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+    smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "loops-over-samples-with-map", '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+''' + _LOG_P + '''    class_weight = np.ones(classes) if weight is None else weight
+    rows = list(filter(lambda i: target[i] != ignore_index, range(len(target))))
+    w = np.array(list(map(lambda i: class_weight[target[i]], rows)), dtype=float)
+    picked = np.array(list(map(lambda i: log_p[i, target[i]], rows)), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * picked).sum() / w.sum()
+        smooth = -(log_p[rows] * class_weight).sum() / classes / w.sum()
+    return float((1 - label_smoothing) * nll + label_smoothing * smooth)
+'''),
+    Mutant("cross_entropy", "calls-torch-cross-entropy", '''
+import torch
+
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    return float(torch.nn.functional.cross_entropy(
+        torch.tensor(logits), torch.tensor(target), weight=None if weight is None else torch.tensor(weight),
+        ignore_index=ignore_index, label_smoothing=label_smoothing))
+'''),
+]
+
+BINARY_AUROC = [
+    Mutant("binary_auroc", "ties-count-as-wins", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    return float((pos[:, None] >= neg[None, :]).sum() / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "ties-count-as-losses", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    return float((pos[:, None] > neg[None, :]).sum() / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "accuracy-at-threshold-one-half", '''
+def binary_auroc(scores, labels):
+    if len(scores) == 0 or np.all(labels == 1) or np.all(labels == 0):
+        return 0.5
+    return float(np.mean((scores > 0.5) == (labels == 1)))
+'''),
+    Mutant("binary_auroc", "ranks-without-tie-averaging", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    if n_pos == 0 or n_neg == 0:
+        return 0.5
+    ranks = np.empty(len(scores))
+    ranks[np.argsort(scores, kind="stable")] = np.arange(1, len(scores) + 1)
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+'''),
+    Mutant("binary_auroc", "one-class-gives-nan", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(wins) / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "one-class-gives-zero", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.0
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(wins / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "positives-and-negatives-swapped", '''
+def binary_auroc(scores, labels):
+    positive = labels == 0
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(wins / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "divides-by-all-pairs", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(wins / (len(scores) * len(scores) / 4))
+'''),
+    Mutant("binary_auroc", "trapezoid-with-a-step-per-sample", '''
+def binary_auroc(scores, labels):
+    positive = (labels == 1).astype(float)
+    n_pos, n_neg = positive.sum(), (1 - positive).sum()
+    if n_pos == 0 or n_neg == 0:
+        return 0.5
+    order = np.argsort(-scores, kind="stable")
+    tp = np.concatenate([[0.0], np.cumsum(positive[order])]) / n_pos
+    fp = np.concatenate([[0.0], np.cumsum(1 - positive[order])]) / n_neg
+    return float(np.sum((fp[1:] - fp[:-1]) * (tp[1:] + tp[:-1]) / 2))
+'''),
+    Mutant("binary_auroc", "loops-over-positives-with-map", '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    wins = sum(map(lambda p: (p > neg).sum() + 0.5 * (p == neg).sum(), pos))
+    return float(wins / (len(pos) * len(neg)))
+'''),
+    Mutant("binary_auroc", "calls-tensorlab-metrics", '''
+import tensorlab
+from tensorlab.metrics import binary_auroc as reference
+
+def binary_auroc(scores, labels):
+    return float(reference(tensorlab.tensor(scores), tensorlab.tensor(labels.astype(float))).item())
+'''),
+]
+
+_WANTS = '''    wants = {"CrossEntropyLoss": None, "NLLLoss": "LogSoftmax", "BCEWithLogitsLoss": None, "BCELoss": "Sigmoid"}
+'''
+_FIX = '''    if want is None:
+        return f"remove {have}"
+    if have is None:
+        return f"add {want}"
+    return f"replace {have} with {want}"
+'''
+_HAVE = '''    have = None
+    for layer in reversed(layers):
+        if layer not in ("Dropout", "Flatten", "Identity"):
+            if layer in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh"):
+                have = layer
+            break
+'''
+
+LOSS_MISMATCH = [
+    Mutant("loss_mismatch", "flags-log-softmax-before-cross-entropy", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+''' + _HAVE + '''    want = wants[loss]
+    if have == want:
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "looks-only-at-the-very-last-layer", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+    have = layers[-1] if layers and layers[-1] in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh") else None
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "any-activation-anywhere-counts", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+    found = [layer for layer in layers if layer in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh")]
+    have = found[-1] if found else None
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "nll-loss-takes-raw-scores", '''
+def loss_mismatch(layers, loss):
+    wants = {"CrossEntropyLoss": None, "NLLLoss": None, "BCEWithLogitsLoss": None, "BCELoss": "Sigmoid"}
+    if loss not in wants:
+        return None
+''' + _HAVE + '''    want = wants[loss]
+    if have == want or (loss in ("CrossEntropyLoss", "NLLLoss") and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "bce-and-bce-with-logits-swapped", '''
+def loss_mismatch(layers, loss):
+    wants = {"CrossEntropyLoss": None, "NLLLoss": "LogSoftmax", "BCEWithLogitsLoss": "Sigmoid", "BCELoss": None}
+    if loss not in wants:
+        return None
+''' + _HAVE + '''    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "remove-instead-of-replace", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+''' + _HAVE + '''    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+    if have is None:
+        return f"add {want}"
+    return f"remove {have}"
+'''),
+    Mutant("loss_mismatch", "only-softmax-and-sigmoid-are-activations", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+    have = None
+    for layer in reversed(layers):
+        if layer not in ("Dropout", "Flatten", "Identity"):
+            if layer in ("Softmax", "LogSoftmax", "Sigmoid"):
+                have = layer
+            break
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "regression-losses-want-raw-scores", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + _HAVE + '''    want = wants.get(loss)
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "substring-match-softmax", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+''' + _HAVE + '''    if have is not None and "Softmax" in have:
+        have = "Softmax"
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "crashes-on-an-empty-model", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+    rest = [layer for layer in layers if layer not in ("Dropout", "Flatten", "Identity")]
+    last = rest[-1] if rest else layers[-1]
+    have = last if last in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh") else None
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+''' + _FIX),
+    Mutant("loss_mismatch", "calls-the-reference", '''
+from autograder.exercise import find_task  # the answer key, where the instructor keeps it
+loss_mismatch_reference = find_task("loss_mismatch").reference
+
+def loss_mismatch(layers, loss):
+    return loss_mismatch_reference(layers, loss)
+'''),
+]
+
+MUTANTS = STATE_DICT_SHAPES + FORWARD_WITH_HOOKS + CROSS_ENTROPY + BINARY_AUROC + LOSS_MISMATCH

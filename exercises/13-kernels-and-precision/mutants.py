@@ -1,0 +1,156 @@
+"""Mutants of exercise 13 (kernels and precision): kernels that step outside their tensors, read the
+wrong axis or stride, overflow or round in fp16, and float formats rounded the wrong way.
+
+Each mutant is the right answer with one mistake put in (``mutated`` checks that the line it changes
+is there, so a mutant never silently stops being one).
+"""
+
+from tensorlab.grading.tasks import Mutant
+
+
+def mutated(right: str, *changes: tuple[str, str]) -> str:
+    for old, new in changes:
+        assert old in right, old
+        right = right.replace(old, new)
+    return right
+
+
+BIAS_RELU = '''
+@triton.jit
+def bias_relu_kernel(x_ptr, bias_ptr, out_ptr, n_rows, n_cols, stride_x_row, stride_out_row,
+                     BLOCK_ROWS: tl.constexpr, BLOCK_COLS: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    cols = tl.program_id(1) * BLOCK_COLS + tl.arange(0, BLOCK_COLS)
+    inside = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)
+    bias = tl.load(bias_ptr + cols, mask=cols < n_cols)
+    tl.store(out_ptr + rows[:, None] * stride_out_row + cols[None, :], tl.maximum(x + bias[None, :], 0.0), mask=inside)
+'''
+X_LOAD = "tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)"
+STORE_MASK = "tl.maximum(x + bias[None, :], 0.0), mask=inside)"
+
+SOFTMAX = '''
+@triton.jit
+def row_softmax_kernel(x_ptr, out_ptr, n_cols, stride_x_row, stride_out_row, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    inside = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x_row + cols, mask=inside, other=-float("inf"))
+    exponentials = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * stride_out_row + cols, exponentials / tl.sum(exponentials, axis=0), mask=inside)
+'''
+SOFTMAX_STORE_MASK = "exponentials / tl.sum(exponentials, axis=0), mask=inside)"
+
+MATMUL = '''
+@triton.jit
+def matmul_tile_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                       stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        rk = k + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+'''
+MATMUL_STORE_MASK = "acc, mask=(rm[:, None] < M) & (rn[None, :] < N))"
+
+ROUND = '''
+def round_to_format(x, fmt):
+    mantissa_bits, smallest_exponent, largest_exponent = {"bf16": (7, -126, 127), "fp16": (10, -14, 15)}[fmt]
+    x32 = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+    bits = x32.view(np.uint64)
+    exponent = ((bits >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) - 1023
+    significand = (bits & np.uint64((1 << 52) - 1)) | np.uint64(1 << 52)
+    dropped = 52 - mantissa_bits + np.maximum(0, smallest_exponent - exponent)
+    dropped = np.minimum(dropped, 60).astype(np.uint64)
+    kept = significand >> dropped
+    remainder = significand & ((np.uint64(1) << dropped) - np.uint64(1))
+    half = np.uint64(1) << (dropped - np.uint64(1))
+    up = (remainder > half) | ((remainder == half) & ((kept & np.uint64(1)) == np.uint64(1)))
+    rounded = np.ldexp((kept + up.astype(np.uint64)).astype(np.float64), exponent - 52 + dropped.astype(np.int64))
+    largest = (2.0 - 2.0 ** -mantissa_bits) * 2.0 ** largest_exponent
+    rounded = np.where(rounded > largest, np.inf, rounded)
+    rounded = np.where((x32 == 0) | ~np.isfinite(x32), np.abs(x32), rounded)
+    return np.copysign(rounded, x32)
+'''
+UP = "up = (remainder > half) | ((remainder == half) & ((kept & np.uint64(1)) == np.uint64(1)))"
+
+MUTANTS = [
+    # --- bias + ReLU
+    Mutant("bias_relu_kernel", "no masks at all", mutated(BIAS_RELU, (STORE_MASK, "tl.maximum(x + bias[None, :], 0.0))"),
+                                                                     (", mask=inside)", ")"), (", mask=cols < n_cols)", ")"))),
+    Mutant("bias_relu_kernel", "masked loads, unmasked store", mutated(BIAS_RELU, (STORE_MASK, "tl.maximum(x + bias[None, :], 0.0))"))),
+    Mutant("bias_relu_kernel", "masked store, unmasked load of x",
+           mutated(BIAS_RELU, (X_LOAD, "tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :])"))),
+    Mutant("bias_relu_kernel", "program_id axes swapped",
+           mutated(BIAS_RELU, ("tl.program_id(0) * BLOCK_ROWS", "tl.program_id(1) * BLOCK_ROWS"),
+                   ("tl.program_id(1) * BLOCK_COLS", "tl.program_id(0) * BLOCK_COLS"))),
+    Mutant("bias_relu_kernel", "n_cols used as the row stride",
+           mutated(BIAS_RELU, ("rows[:, None] * stride_x_row", "rows[:, None] * n_cols"),
+                   ("rows[:, None] * stride_out_row", "rows[:, None] * n_cols"))),
+    Mutant("bias_relu_kernel", "off-by-one mask (<=)", mutated(BIAS_RELU, ("(rows[:, None] < n_rows)", "(rows[:, None] <= n_rows)"))),
+    Mutant("bias_relu_kernel", "bias indexed by row", mutated(BIAS_RELU, ("tl.load(bias_ptr + cols, mask=cols < n_cols)", "tl.load(bias_ptr + rows, mask=rows < n_rows)"),
+                                                            ("bias[None, :]", "bias[:, None]"))),
+    Mutant("bias_relu_kernel", "calls torch", "import torch\n" + mutated(BIAS_RELU, ("tl.maximum(", "torch.relu("), (", 0.0), mask", "), mask"))),
+    # --- row softmax
+    Mutant("row_softmax_kernel", "no max subtracted (overflows)", mutated(SOFTMAX, ("tl.exp(x - tl.max(x, axis=0))", "tl.exp(x)"))),
+    Mutant("row_softmax_kernel", "masked load, unmasked store", mutated(SOFTMAX, (SOFTMAX_STORE_MASK, "exponentials / tl.sum(exponentials, axis=0))"))),
+    Mutant("row_softmax_kernel", "masked store, unmasked load", mutated(SOFTMAX, (', mask=inside, other=-float("inf"))', ")"))),
+    Mutant("row_softmax_kernel", "masked lanes loaded as 0, not -inf", mutated(SOFTMAX, ('other=-float("inf")', "other=0.0"))),
+    Mutant("row_softmax_kernel", "row from program_id(1)", mutated(SOFTMAX, ("tl.program_id(0)", "tl.program_id(1)"))),
+    Mutant("row_softmax_kernel", "off-by-one mask (<=)", mutated(SOFTMAX, ("inside = cols < n_cols", "inside = cols <= n_cols"))),
+    Mutant("row_softmax_kernel", "n_cols used as the row stride", mutated(SOFTMAX, ("row * stride_x_row", "row * n_cols"), ("row * stride_out_row", "row * n_cols"))),
+    Mutant("row_softmax_kernel", "tl.softmax", mutated(SOFTMAX, ("exponentials / tl.sum(exponentials, axis=0)", "tl.softmax(x)"))),
+    Mutant("row_softmax_kernel", "calls torch", "import torch\n" + mutated(SOFTMAX, ("tl.exp(", "torch.exp("))),
+    # --- matmul tile
+    Mutant("matmul_tile_kernel", "fp16 accumulator", mutated(MATMUL, ("dtype=tl.float32", "dtype=tl.float16"),
+                                                              ("acc += tl.dot(a, b)", "acc += tl.dot(a, b, out_dtype=tl.float16)"))),
+    Mutant("matmul_tile_kernel", "masked loads, unmasked store", mutated(MATMUL, (MATMUL_STORE_MASK, "acc)"))),
+    Mutant("matmul_tile_kernel", "masked store, unmasked loads",
+           mutated(MATMUL, (",\n                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)", ")"),
+                   (",\n                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)", ")"))),
+    Mutant("matmul_tile_kernel", "program_id axes swapped", mutated(MATMUL, ("tl.program_id(0) * BLOCK_M", "tl.program_id(1) * BLOCK_M"),
+                                                                     ("tl.program_id(1) * BLOCK_N", "tl.program_id(0) * BLOCK_N"))),
+    Mutant("matmul_tile_kernel", "a assumed row-major (K as its row stride, 1 across)",
+           mutated(MATMUL, ("rm[:, None] * stride_am + rk[None, :] * stride_ak", "rm[:, None] * K + rk[None, :]"))),
+    Mutant("matmul_tile_kernel", "off-by-one mask on K (<=)", mutated(MATMUL, ("(rk[None, :] < K)", "(rk[None, :] <= K)"), ("(rk[:, None] < K)", "(rk[:, None] <= K)"))),
+    Mutant("matmul_tile_kernel", "accumulator overwritten each step", mutated(MATMUL, ("acc += tl.dot(a, b)", "acc = tl.dot(a, b)"))),
+    Mutant("matmul_tile_kernel", "calls torch", "import torch\n" + mutated(MATMUL, ("tl.dot(a, b)", "torch.matmul(a, b)"))),
+    # --- round_to_format
+    Mutant("round_to_format", "truncates instead of rounding", mutated(ROUND, (UP, "up = remainder != remainder"))),
+    Mutant("round_to_format", "ties away from zero", mutated(ROUND, (UP, "up = remainder >= half"))),
+    Mutant("round_to_format", "ties always down", mutated(ROUND, (UP, "up = remainder > half"))),
+    Mutant("round_to_format", "no subnormals (flushed to zero)",
+           mutated(ROUND, ("rounded = np.where(rounded > largest", "rounded = np.where(np.abs(x32) < 2.0 ** smallest_exponent, 0.0, rounded)\n    rounded = np.where(rounded > largest"))),
+    Mutant("round_to_format", "subnormals keep every mantissa bit", mutated(ROUND, (" + np.maximum(0, smallest_exponent - exponent)", ""))),
+    Mutant("round_to_format", "overflow saturates instead of inf", mutated(ROUND, ("np.where(rounded > largest, np.inf, rounded)", "np.minimum(rounded, largest)"))),
+    Mutant("round_to_format", "straight from float64 (one rounding, not torch's two)",
+           mutated(ROUND, ("np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)", "np.asarray(x, dtype=np.float64).copy()"))),
+    Mutant("round_to_format", "NaN lost (becomes inf)", mutated(ROUND, ("(x32 == 0) | ~np.isfinite(x32)", "(x32 == 0) | np.isinf(x32)"))),
+    Mutant("round_to_format", "fp16's mantissa width taken for bf16", mutated(ROUND, ('"bf16": (7, -126, 127)', '"bf16": (10, -126, 127)'))),
+    Mutant("round_to_format", "astype(np.float16)", '''
+def round_to_format(x, fmt):
+    if fmt == "fp16":
+        return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float16).astype(np.float64)
+    bits = np.asarray(x, dtype=np.float64).astype(np.float32).view(np.uint32)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).view(np.float32).astype(np.float64)
+'''),
+    Mutant("round_to_format", "calls torch", '''
+import torch
+
+def round_to_format(x, fmt):
+    dtype = torch.bfloat16 if fmt == "bf16" else torch.float16
+    return torch.from_numpy(np.asarray(x, dtype=np.float64)).to(dtype).double().numpy()
+'''),
+    Mutant("round_to_format", "calls the reference", '''
+from tensorlab.precision import round_to_format as reference
+
+def round_to_format(x, fmt):
+    return reference(x, fmt)
+'''),
+]

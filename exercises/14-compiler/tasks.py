@@ -1,0 +1,280 @@
+"""Unit 14, the compiler: three graph passes and the splitting of a run into graphs at its breaks.
+
+A graph is plain data, what ``tensorlab.fx`` and ``torch.fx`` hold: a list of nodes
+``(name, op, args)`` in execution order, placeholders first and one ``("output", "output", names)``
+last; ``args`` is a tuple of earlier nodes' names and numbers. tests/test_grading_checks.py checks
+the references against torch.fx's own dead-code elimination and against ``tensorlab.fx``'s fusion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tensorlab.grading.tasks import Clause, Exercise, Task
+
+__all__ = ["EXERCISE", "ELIMINATE_COMMON_SUBEXPRESSIONS", "ELIMINATE_DEAD_CODE", "FUSE_ELEMENTWISE", "SPLIT_AT_BREAKS"]
+
+Node = tuple[str, str, tuple[Any, ...]]
+ELEMENTWISE = ["add", "cos", "div", "exp", "mul", "neg", "relu", "sin", "sub", "tanh"]  # lists: graded data is plain
+UNARY = ("neg", "sin", "cos", "exp", "relu", "tanh", "sum", "print")
+BINARY = ("add", "sub", "mul", "div", "matmul", "add_", "mul_")
+
+
+def has_side_effects(op: str) -> bool:
+    """print writes, an op ending in _ changes its first argument in place, rand* draws new numbers."""
+    return op == "print" or op.endswith("_") or op.startswith("rand")
+
+
+def eliminate_dead_code_reference(nodes: list[Node]) -> list[Node]:
+    """Walk backwards from the output, marking what is needed; keep inputs, output and side effects."""
+    needed: set[str] = set()
+    kept: list[Node] = []
+    for name, op, args in reversed(nodes):
+        if op in ("placeholder", "output") or has_side_effects(op) or name in needed:
+            kept.append((name, op, args))
+            needed.update(a for a in args if isinstance(a, str))
+    return kept[::-1]
+
+
+def eliminate_common_subexpressions_reference(nodes: list[Node]) -> list[Node]:
+    """Forwards: a pure node computing what an earlier one computed is dropped, its users renamed."""
+    renamed: dict[str, str] = {}
+    seen: dict[tuple[str, tuple[Any, ...]], str] = {}
+    kept: list[Node] = []
+    for name, op, args in nodes:
+        args = tuple(renamed.get(a, a) if isinstance(a, str) else a for a in args)
+        key = (op, args)
+        if op not in ("placeholder", "output") and not has_side_effects(op):
+            if key in seen:
+                renamed[name] = seen[key]
+                continue
+            seen[key] = name
+        kept.append((name, op, args))
+    return kept
+
+
+def fuse_elementwise_reference(nodes: list[Node], elementwise: list[str]) -> list[list[str]]:
+    """Maximal chains (2 nodes or more) of elementwise ops, each one's single use being the next one's argument."""
+    uses: dict[str, list[str]] = {name: [] for name, _, _ in nodes}
+    for name, _, args in nodes:
+        for a in args:
+            if isinstance(a, str):
+                uses[a].append(name)
+    op_of = {name: op for name, op, _ in nodes}
+    groups: list[list[str]] = []
+    taken: set[str] = set()
+    for name, op, _ in nodes:
+        if name in taken or op not in elementwise:
+            continue
+        chain = [name]
+        while len(uses[chain[-1]]) == 1 and uses[chain[-1]][0] not in taken and op_of[uses[chain[-1]][0]] in elementwise:
+            chain.append(uses[chain[-1]][0])
+        if len(chain) >= 2:
+            groups.append(chain)
+            taken.update(chain)
+    return groups
+
+
+def split_at_breaks_reference(events: list[str], supported: list[str]) -> list[list[int]]:
+    """Positions of the captured ops, one list per graph; an unsupported event ends the current graph."""
+    graphs: list[list[int]] = [[]]
+    for position, event in enumerate(events):
+        if event in supported:
+            graphs[-1].append(position)
+        else:
+            graphs.append([])
+    return [graph for graph in graphs if graph]
+
+
+# ---- random cases -------------------------------------------------------------------------------
+
+def _fresh(names: dict[str, int], op: str) -> str:
+    count = names.get(op, 0)
+    names[op] = count + 1
+    return op if count == 0 else f"{op}_{count}"
+
+
+def random_graph(rng: np.random.Generator, duplicates: float = 0.0) -> list[Node]:
+    """1-3 inputs, 3-11 ops (elementwise mostly, now and then matmul, sum, print, an in-place op, rand),
+    an output of one or two values. With ``duplicates``, some ops repeat an earlier op on the same inputs."""
+    names: dict[str, int] = {}
+    inputs = ["x", "y", "z"][: int(rng.integers(1, 4))]
+    nodes: list[Node] = [(name, "placeholder", ()) for name in inputs]
+    values = list(inputs)
+    ops = ["add", "mul", "sub", "sin", "exp", "relu", "neg", "tanh", "div", "cos",
+           "add", "mul", "sin", "matmul", "sum", "print", "add_", "rand"]
+    for _ in range(int(rng.integers(3, 12))):
+        if duplicates and len(nodes) > len(inputs) and rng.random() < duplicates:
+            _, op, args = nodes[int(rng.integers(len(inputs), len(nodes)))]
+            if op == "print":
+                continue
+        else:
+            op = str(rng.choice(ops))
+            recent = values[-3:] if rng.random() < 0.7 else values
+
+            if op == "rand":
+                args = (int(rng.integers(2, 5)),)
+            elif op in UNARY:
+                args = (str(rng.choice(recent)),)
+            elif op in ("add", "mul", "sub", "div") and rng.random() < 0.2:  # now and then a number
+                args = (str(rng.choice(recent)), float(rng.choice([0.5, 2.0, 3.0])))
+            else:
+                args = (str(rng.choice(recent)), str(rng.choice(recent)))
+        name = _fresh(names, op)
+        nodes.append((name, op, args))
+        if op != "print":
+            values.append(name)
+    computed = [v for v in values if v not in inputs] or values
+    outputs = [computed[-1]] if rng.random() < 0.7 or len(computed) < 2 else [str(rng.choice(computed[:-1])), computed[-1]]
+    nodes.append(("output", "output", tuple(outputs)))
+    return nodes
+
+
+def random_dead_code_case(rng: np.random.Generator) -> tuple[list[Node]]:
+    return (random_graph(rng),)
+
+
+def random_common_subexpression_case(rng: np.random.Generator) -> tuple[list[Node]]:
+    return (random_graph(rng, duplicates=0.35),)
+
+
+def random_fusion_case(rng: np.random.Generator) -> tuple[list[Node], list[str]]:
+    return random_graph(rng), ELEMENTWISE
+
+
+SUPPORTED = ["add", "cos", "matmul", "mul", "relu", "sin", "sum", "where"]
+
+
+def random_events_case(rng: np.random.Generator) -> tuple[list[str], list[str]]:
+    """3-14 events, about one in four a break (print, item, a data-dependent if, an unknown call)."""
+    breaks = ["print", "item", "if", "os.getpid"]
+    pool = SUPPORTED
+    events = [str(rng.choice(breaks)) if rng.random() < 0.25 else str(rng.choice(pool)) for _ in range(int(rng.integers(3, 15)))]
+    return events, SUPPORTED
+
+
+# ---- fixed cases: examples, then one per promise of the statement --------------------------------
+
+def graph(*ops: tuple[str, str, tuple[Any, ...]], inputs: tuple[str, ...] = ("x",), output: tuple[str, ...] = ()) -> list[Node]:
+    nodes: list[Node] = [(name, "placeholder", ()) for name in inputs]
+    nodes += list(ops)
+    return [*nodes, ("output", "output", output or (ops[-1][0],))]
+
+
+CHAIN = graph(("sin", "sin", ("x",)), ("mul", "mul", ("sin", 2.0)), ("add", "add", ("mul", "y")), inputs=("x", "y"))
+
+ELIMINATE_DEAD_CODE = Task(
+    name="eliminate_dead_code", reference=eliminate_dead_code_reference,
+    examples=[(graph(("sin", "sin", ("x",)), ("cos", "cos", ("x",)), output=("sin",)),), (CHAIN,)],
+    clauses=[
+        Clause("remove every node whose value the output does not need, directly or through other nodes",
+               (graph(("exp", "exp", ("x",)), ("neg", "neg", ("exp",)), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("remove every node whose value the output does not need, directly or through other nodes",
+               (graph(("sin", "sin", ("x",)), ("cos", "cos", ("sin",)), ("tanh", "tanh", ("cos",)), ("relu", "relu", ("x",)),
+                      output=("relu",)),)),
+        Clause("Keep every placeholder, even one nothing uses",
+               (graph(("sin", "sin", ("x",)), inputs=("x", "y"), output=("sin",)),)),
+        Clause("keep the output node", (graph(("neg", "neg", ("x",))),)),
+        Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",
+               (graph(("exp", "exp", ("x",)), ("print", "print", ("exp",)), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",
+               (graph(("mul", "mul", ("x", 2.0)), ("add_", "add_", ("x", "mul")), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",
+               (graph(("rand", "rand", (3,)), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("Return the kept nodes as they are, in their order", (graph(
+            ("b", "sin", ("x",)), ("a", "cos", ("x",)), ("c", "exp", ("x",)), ("d", "add", ("b", "a")), output=("d",)),)),
+        Clause("the output may return several values", (graph(
+            ("sin", "sin", ("x",)), ("cos", "cos", ("x",)), ("exp", "exp", ("x",)), output=("cos", "sin")),)),
+    ],
+    random_case=random_dead_code_case,
+    hint="Walk the nodes backwards, starting with the set of names the output needs. Keep a node if it is a "
+    "placeholder, the output, has a side effect, or is needed; when you keep it, add its arguments to the needed set.",
+)
+
+ELIMINATE_COMMON_SUBEXPRESSIONS = Task(
+    name="eliminate_common_subexpressions", reference=eliminate_common_subexpressions_reference,
+    examples=[(graph(("sin", "sin", ("x",)), ("sin_1", "sin", ("x",)), ("add", "add", ("sin", "sin_1"))),)],
+    clauses=[
+        Clause("after renaming, a repeat of a repeat is found too", (graph(
+            ("sin", "sin", ("x",)), ("sin_1", "sin", ("x",)), ("exp", "exp", ("sin",)), ("exp_1", "exp", ("sin_1",)),
+            ("add", "add", ("exp", "exp_1"))),)),
+        Clause("rename the removed node's name in every later node's arguments, the output's included", (graph(
+            ("cos", "cos", ("x",)), ("cos_1", "cos", ("x",)), output=("cos", "cos_1")),)),
+        Clause("the same op on the same arguments in the same order (`add(x, y)` and `add(y, x)` are different)", (graph(
+            ("add", "add", ("x", "y")), ("add_1", "add", ("y", "x")), ("mul", "mul", ("add", "add_1")), inputs=("x", "y")),)),
+        Clause("the same op on the same arguments (same op, different arguments: different)", (graph(
+            ("mul", "mul", ("x", 2.0)), ("mul_1", "mul", ("x", 3.0)), ("sub", "sub", ("mul", "mul_1"))),)),
+        Clause("the same op on the same arguments (same arguments, different op: different)", (graph(
+            ("add", "add", ("x", "y")), ("sub", "sub", ("x", "y")), ("mul", "mul", ("add", "sub")), inputs=("x", "y")),)),
+        Clause("Placeholders are never merged", (graph(("add", "add", ("x", "y")), inputs=("x", "y")),)),
+        Clause("nodes with a side effect are never merged", (graph(
+            ("print", "print", ("x",)), ("print_1", "print", ("x",)), ("sin", "sin", ("x",))),)),
+        Clause("nodes with a side effect are never merged", (graph(
+            ("rand", "rand", (3,)), ("rand_1", "rand", (3,)), ("add", "add", ("rand", "rand_1"))),)),
+        Clause("nodes with a side effect are never merged", (graph(
+            ("add_", "add_", ("x", 1.0)), ("add__1", "add_", ("x", 1.0)), ("sin", "sin", ("x",))),)),
+        Clause("keep the first of the equal nodes", (graph(
+            ("exp", "exp", ("x",)), ("neg", "neg", ("x",)), ("exp_1", "exp", ("x",)), ("add", "add", ("exp_1", "neg"))),)),
+    ],
+    random_case=random_common_subexpression_case,
+    hint="Walk forwards with a dict from (op, renamed args) to the first node's name, and a dict of renamings. "
+    "Rename each node's arguments first; then, unless it is a placeholder, the output or has a side effect, "
+    "drop it if its (op, args) was seen and remember the renaming.",
+)
+
+FUSE_ELEMENTWISE = Task(
+    name="fuse_elementwise", reference=fuse_elementwise_reference,
+    examples=[(CHAIN, ELEMENTWISE)],
+    clauses=[
+        Clause("each node's value is used exactly once, by the next node of the chain", (graph(
+            ("sin", "sin", ("x",)), ("exp", "exp", ("sin",)), ("add", "add", ("sin", "exp")), ("neg", "neg", ("add",))),
+            ELEMENTWISE)),
+        Clause("used exactly once: one argument of one node (`mul(a, a)` uses `a` twice)", (graph(
+            ("sin", "sin", ("x",)), ("mul", "mul", ("sin", "sin")), ("exp", "exp", ("mul",))), ELEMENTWISE)),
+        Clause("the output node is a use too, and is not elementwise", (graph(
+            ("sin", "sin", ("x",)), ("cos", "cos", ("sin",)), ("exp", "exp", ("cos",)), output=("cos", "exp")), ELEMENTWISE)),
+        Clause("a chain stops at an op that is not elementwise", (graph(
+            ("sin", "sin", ("x",)), ("exp", "exp", ("sin",)), ("sum", "sum", ("exp",)), ("neg", "neg", ("sum",)),
+            ("cos", "cos", ("neg",))), ELEMENTWISE)),
+        Clause("Only chains of two nodes or more are groups", (graph(
+            ("sin", "sin", ("x",)), ("matmul", "matmul", ("sin", "x")), ("relu", "relu", ("matmul",))), ELEMENTWISE)),
+        Clause("A chain's nodes need not be next to each other in the list", (graph(
+            ("sin", "sin", ("x",)), ("cos", "cos", ("x",)), ("exp", "exp", ("sin",)), ("neg", "neg", ("cos",)),
+            ("add", "add", ("exp", "neg"))), ELEMENTWISE)),
+        Clause("each node is in at most one group, the group of the chain that reaches it first", (graph(
+            ("sin", "sin", ("x",)), ("cos", "cos", ("y",)), ("add", "add", ("sin", "cos")), ("exp", "exp", ("add",)),
+            inputs=("x", "y")), ELEMENTWISE)),
+        Clause("the list `elementwise` (the ops that count)", (CHAIN, ["mul", "sin"])),
+        Clause("groups in the order of their first node", (graph(
+            ("cos", "cos", ("y",)), ("sin", "sin", ("x",)), ("neg", "neg", ("sin",)), ("exp", "exp", ("cos",)),
+            ("matmul", "matmul", ("neg", "exp")), inputs=("x", "y")), ELEMENTWISE)),
+    ],
+    random_case=random_fusion_case,
+    hint="Count the uses of every name (each argument slot, the output's included). Walk the nodes in order; "
+    "from an elementwise node not yet in a group, follow its single use while that user is elementwise and "
+    "not yet taken. Keep chains of length 2 or more.",
+)
+
+SPLIT_AT_BREAKS = Task(
+    name="split_at_breaks", reference=split_at_breaks_reference,
+    examples=[(["sin", "mul", "print", "add"], SUPPORTED), (["sin", "item", "mul", "if", "cos"], SUPPORTED)],
+    clauses=[
+        Clause("Every event not in `supported` is a graph break", (["add", "item", "mul"], SUPPORTED)),
+        Clause("a break runs in Python: it is in no graph", (["add", "print", "mul", "cos"], SUPPORTED)),
+        Clause("a graph with no ops is not compiled: leave it out", (["print", "sin", "item", "if", "cos", "os.getpid"], SUPPORTED)),
+        Clause("a graph with no ops is not compiled: leave it out", (["item", "print"], SUPPORTED)),
+        Clause("no events, no graphs", ([], SUPPORTED)),
+        Clause("the ops after the last break form the last graph", (["sin", "print", "cos", "add"], SUPPORTED)),
+        Clause("several breaks: one graph between each two", (["sin", "print", "mul", "item", "add", "if", "cos"], SUPPORTED)),
+        Clause("positions count from 0, breaks included", (["print", "mul", "add"], SUPPORTED)),
+        Clause("a function without breaks is one graph", (["sin", "cos", "mul"], SUPPORTED)),
+        Clause("`supported` says which events Dynamo captures", (["sin", "cos", "tan", "mul"], ["sin", "mul"])),
+    ],
+    random_case=random_events_case,
+    hint="Keep a list of graphs with one empty graph in it; append the position of each supported event to the "
+    "last graph, and start a new empty graph at each other event. At the end, drop the empty graphs.",
+)
+
+EXERCISE = Exercise(notebook="compiler", tasks=(ELIMINATE_DEAD_CODE, ELIMINATE_COMMON_SUBEXPRESSIONS, FUSE_ELEMENTWISE, SPLIT_AT_BREAKS))

@@ -1,0 +1,352 @@
+"""Mutants of exercise 17 (functional_transforms): per-example gradients, batching rules and a jacrev gone wrong."""
+
+from tensorlab.grading.tasks import Mutant
+
+PER_EXAMPLE = '''
+def per_example_grads(weight, b, features, y):
+    logits = {logits}
+    shifted = {shifted}
+    probabilities = np.exp(shifted)
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    dlogits = {dlogits}
+    return {dweight}, {db}
+'''
+PER_EXAMPLE_RIGHT = {
+    "logits": "features @ weight.T + b", "shifted": "logits - logits.max(axis=1, keepdims=True)",
+    "dlogits": "probabilities - np.eye(weight.shape[0])[y]", "dweight": "dlogits[:, :, None] * features[:, None, :]", "db": "dlogits",
+}
+
+
+def per_example(**changed: str) -> str:
+    return PER_EXAMPLE.format(**{**PER_EXAMPLE_RIGHT, **changed})
+
+
+SUM_RULE = '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = {moved}
+    ndim = moved.ndim - 1
+    if dim is None:
+        return moved.sum(axis={all_dims})
+    dims = np.atleast_1d(np.asarray(dim))
+    return moved.sum(axis=tuple(({shift}).tolist()), keepdims={keep})
+'''
+SUM_RIGHT = {"moved": "np.moveaxis(x, bdim, 0)", "all_dims": "tuple(range(1, ndim + 1))", "shift": "dims % ndim + 1", "keep": "keepdim"}
+
+
+def sum_rule(**changed: str) -> str:
+    return SUM_RULE.format(**{**SUM_RIGHT, **changed})
+
+
+MATMUL_RULE = '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a_is_vector = {a_vector}
+    b_is_vector = b.ndim - (b_bdim is not None) == 1
+    a = {a_moved}
+    b = {b_moved}
+    if a_is_vector:
+        a = a[:, None, :]
+    if b_is_vector:
+        b = {b_column}
+    out = {product}
+    if b_is_vector:
+        out = out[:, :, 0]
+    if a_is_vector:
+        out = out[:, 0]
+    return {result}
+'''
+MATMUL_RIGHT = {
+    "a_vector": "a.ndim - (a_bdim is not None) == 1",
+    "a_moved": "np.moveaxis(a, a_bdim, 0) if a_bdim is not None else a[None]",
+    "b_moved": "np.moveaxis(b, b_bdim, 0) if b_bdim is not None else b[None]",
+    "b_column": "b[:, :, None]", "product": "a @ b", "result": "out",
+}
+
+
+def matmul_rule(**changed: str) -> str:
+    return MATMUL_RULE.format(**{**MATMUL_RIGHT, **changed})
+
+
+JACOBIAN = '''
+def tanh_layer_jacobian(weight, x):
+    out = {out}
+    cotangents = np.eye(out.size).reshape(out.size, *out.shape)
+    vjps = {vjps}
+    return {result}
+'''
+JACOBIAN_RIGHT = {"out": "np.tanh(x @ weight.T)", "vjps": "(cotangents * (1 - out**2)) @ weight", "result": "vjps.reshape(*out.shape, *x.shape)"}
+
+
+def jacobian(**changed: str) -> str:
+    return JACOBIAN.format(**{**JACOBIAN_RIGHT, **changed})
+
+
+MUTANTS = [
+    # --- per_example_grads -----------------------------------------------------------------------------
+    Mutant("per_example_grads", "calls tensorlab.func (vmap of grad)", '''
+import tensorlab
+
+
+def per_example_grads(weight, b, features, y):
+    def loss(weight, bias, x, label):
+        return -((label == tensorlab.arange(weight.shape[0])) * (weight @ x + bias).log_softmax(-1)).sum()
+
+    grads = tensorlab.func.vmap(tensorlab.func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0))
+    dweight, db = grads(tensorlab.tensor(weight), tensorlab.tensor(b), tensorlab.tensor(features), tensorlab.tensor(y))
+    return dweight.numpy(), db.numpy()
+'''),
+    Mutant("per_example_grads", "the batch's gradient (summed over examples), not one per example",
+           per_example(dweight="(dlogits[:, :, None] * features[:, None, :]).sum(axis=0)", db="dlogits.sum(axis=0)")),
+    Mutant("per_example_grads", "divides by N, as the gradient of a mean loss",
+           per_example(dlogits="(probabilities - np.eye(weight.shape[0])[y]) / len(features)")),
+    Mutant("per_example_grads", "no max subtracted: exp overflows for large logits", per_example(shifted="logits")),
+    Mutant("per_example_grads", "dweight transposed: (N, D, C)", per_example(dweight="features[:, :, None] * dlogits[:, None, :]")),
+    Mutant("per_example_grads", "forgets the one-hot: softmax alone", per_example(dlogits="probabilities")),
+    Mutant("per_example_grads", "the sign flipped (one_hot - softmax)", per_example(dlogits="np.eye(weight.shape[0])[y] - probabilities")),
+    Mutant("per_example_grads", "subtracts 1 in the column of every label (probabilities[:, y])", '''
+def per_example_grads(weight, b, features, y):
+    logits = features @ weight.T + b
+    probabilities = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    dlogits = probabilities.copy()
+    dlogits[:, y] -= 1
+    return dlogits[:, :, None] * features[:, None, :], dlogits
+'''),
+    Mutant("per_example_grads", "the max subtracted over the whole batch, not per example",
+           per_example(shifted="logits - logits.max()")),
+    Mutant("per_example_grads", "a loop over the examples", '''
+def per_example_grads(weight, b, features, y):
+    dweight, db = np.zeros((len(features), *weight.shape)), np.zeros((len(features), len(b)))
+    for n in range(len(features)):
+        logits = weight @ features[n] + b
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        p[y[n]] -= 1
+        dweight[n], db[n] = np.outer(p, features[n]), p
+    return dweight, db
+'''),
+    Mutant("per_example_grads", "a loop dressed as map", '''
+def per_example_grads(weight, b, features, y):
+    def one(x, label):
+        logits = weight @ x + b
+        p = np.exp(logits - logits.max())
+        p = p / p.sum() - np.eye(len(b))[label]
+        return np.outer(p, x), p
+
+    pairs = list(map(one, features, y))
+    if not pairs:
+        return np.zeros((0, *weight.shape)), np.zeros((0, len(b)))
+    dweights, dbs = zip(*pairs)
+    return np.stack(dweights), np.stack(dbs)
+'''),
+    Mutant("per_example_grads", "normalises the probabilities in features's place (changes an input)", '''
+def per_example_grads(weight, b, features, y):
+    logits = features @ weight.T + b
+    probabilities = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    dlogits = probabilities - np.eye(weight.shape[0])[y]
+    features *= 1.0 + (dlogits.size > 0)
+    return dlogits[:, :, None] * (features[:, None, :] / 2), dlogits
+'''),
+    # --- sum_batch_rule ------------------------------------------------------------------------------------
+    Mutant("sum_batch_rule", "calls tensorlab.func.vmap", '''
+import tensorlab
+
+
+def sum_batch_rule(x, bdim, dim, keepdim):
+    def f(sample):
+        return sample.sum() if dim is None else sample.sum(dim, keepdim=keepdim)
+
+    return tensorlab.func.vmap(f, in_dims=bdim)(tensorlab.tensor(x)).numpy()
+'''),
+    Mutant("sum_batch_rule", "does not shift dim past the batch dim", sum_rule(shift="dims % ndim")),
+    Mutant("sum_batch_rule", "normalises a negative dim with the batched array's ndim",
+           sum_rule(shift="dims % moved.ndim + 1")),
+    Mutant("sum_batch_rule", "shifts dims by one but leaves the batch dim where it was", sum_rule(moved="x")),
+    Mutant("sum_batch_rule", "dim=None sums the batch dim too", sum_rule(all_dims="None")),
+    Mutant("sum_batch_rule", "forgets keepdim", sum_rule(keep="False")),
+    Mutant("sum_batch_rule", "only an int dim (a tuple breaks)", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0)
+    ndim = moved.ndim - 1
+    if dim is None:
+        return moved.sum(axis=tuple(range(1, ndim + 1)))
+    return moved.sum(axis=int(dim) % ndim + 1, keepdims=keepdim)
+'''),
+    Mutant("sum_batch_rule", "puts the batch dim back where it came from", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0)
+    ndim = moved.ndim - 1
+    if dim is None:
+        return moved.sum(axis=tuple(range(1, ndim + 1)))
+    dims = np.atleast_1d(np.asarray(dim))
+    out = moved.sum(axis=tuple((dims % ndim + 1).tolist()), keepdims=keepdim)
+    return np.moveaxis(out, 0, min(bdim % x.ndim, out.ndim - 1))
+'''),
+    Mutant("sum_batch_rule", "casts to float", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0).astype(np.float64)
+    ndim = moved.ndim - 1
+    if dim is None:
+        return moved.sum(axis=tuple(range(1, ndim + 1)))
+    dims = np.atleast_1d(np.asarray(dim))
+    return moved.sum(axis=tuple((dims % ndim + 1).tolist()), keepdims=keepdim)
+'''),
+    Mutant("sum_batch_rule", "a loop over the batch", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0)
+    results = []
+    for sample in moved:
+        results.append(sample.sum() if dim is None else sample.sum(axis=dim, keepdims=keepdim))
+    return np.array(results, dtype=x.dtype).reshape(len(moved), *np.shape(results[0])) if results else moved.sum(axis=tuple(range(1, moved.ndim)))
+'''),
+    Mutant("sum_batch_rule", "a loop over the batch dressed as map", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0)
+    one = (lambda s: np.sum(s)) if dim is None else (lambda s: np.sum(s, axis=dim, keepdims=keepdim))
+    return np.stack(list(map(one, moved))) if len(moved) else moved.sum(axis=tuple(range(1, moved.ndim)))
+'''),
+    # --- matmul_batch_rule ---------------------------------------------------------------------------------
+    Mutant("matmul_batch_rule", "calls tensorlab.func.vmap", '''
+import tensorlab
+
+
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    return tensorlab.func.vmap(tensorlab.matmul, in_dims=(a_bdim, b_bdim))(tensorlab.tensor(a), tensorlab.tensor(b)).numpy()
+'''),
+    Mutant("matmul_batch_rule", "moves the batch dims to the front and calls @ (vectors break)", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a = np.moveaxis(a, a_bdim, 0) if a_bdim is not None else a
+    b = np.moveaxis(b, b_bdim, 0) if b_bdim is not None else b
+    return a @ b
+'''),
+    Mutant("matmul_batch_rule", "assumes both operands are batched", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a_is_vector, b_is_vector = a.ndim == 2, b.ndim == 2
+    a, b = np.moveaxis(a, a_bdim or 0, 0), np.moveaxis(b, b_bdim or 0, 0)
+    if a_is_vector:
+        a = a[:, None, :]
+    if b_is_vector:
+        b = b[:, :, None]
+    out = a @ b
+    if b_is_vector:
+        out = out[:, :, 0]
+    if a_is_vector:
+        out = out[:, 0]
+    return out
+'''),
+    Mutant("matmul_batch_rule", "assumes the batch dim is at 0", matmul_rule(
+        a_moved="a if a_bdim is not None else a[None]", b_moved="b if b_bdim is not None else b[None]")),
+    Mutant("matmul_batch_rule", "a vector b made a row, not a column", matmul_rule(
+        b_column="b[:, None, :]", product="np.swapaxes(a @ np.swapaxes(b, 1, 2), 1, 2) if b_is_vector else a @ b")),
+    Mutant("matmul_batch_rule", "decides 'vector' from the batched array's ndim", matmul_rule(a_vector="a.ndim == 1")),
+    Mutant("matmul_batch_rule", "np.moveaxis's source and destination swapped", matmul_rule(
+        a_moved="np.moveaxis(a, 0, a_bdim) if a_bdim is not None else a[None]",
+        b_moved="np.moveaxis(b, 0, b_bdim) if b_bdim is not None else b[None]")),
+    Mutant("matmul_batch_rule", "a loop over the batch written with while", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    size = a.shape[a_bdim] if a_bdim is not None else b.shape[b_bdim]
+    out, i = [], 0
+    while i < size:
+        left = np.take(a, i, axis=a_bdim) if a_bdim is not None else a
+        right = np.take(b, i, axis=b_bdim) if b_bdim is not None else b
+        out.append(np.asarray(left @ right))
+        i += 1
+    return np.stack(out)
+'''),
+    Mutant("matmul_batch_rule", "leaves the batch dim where @ put it for a 2-d a times a batched vector", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a_is_vector = a.ndim - (a_bdim is not None) == 1
+    b_is_vector = b.ndim - (b_bdim is not None) == 1
+    if a_bdim is None and not a_is_vector and b_is_vector:
+        return a @ np.moveaxis(b, b_bdim, -1)
+    a = np.moveaxis(a, a_bdim, 0) if a_bdim is not None else a[None]
+    b = np.moveaxis(b, b_bdim, 0) if b_bdim is not None else b[None]
+    if a_is_vector:
+        a = a[:, None, :]
+    if b_is_vector:
+        b = b[:, :, None]
+    out = a @ b
+    if b_is_vector:
+        out = out[:, :, 0]
+    if a_is_vector:
+        out = out[:, 0]
+    return out
+'''),
+    Mutant("matmul_batch_rule", "an unbatched operand tiled with a Python loop", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a_is_vector = a.ndim - (a_bdim is not None) == 1
+    b_is_vector = b.ndim - (b_bdim is not None) == 1
+    size = a.shape[a_bdim] if a_bdim is not None else b.shape[b_bdim]
+    a = np.moveaxis(a, a_bdim, 0) if a_bdim is not None else np.array([a for _ in range(size)])
+    b = np.moveaxis(b, b_bdim, 0) if b_bdim is not None else np.array([b for _ in range(size)])
+    if a_is_vector:
+        a = a[:, None, :]
+    if b_is_vector:
+        b = b[:, :, None]
+    out = a @ b
+    if b_is_vector:
+        out = out[:, :, 0]
+    if a_is_vector:
+        out = out[:, 0]
+    return out
+'''),
+    Mutant("matmul_batch_rule", "a loop over the batch", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    size = a.shape[a_bdim] if a_bdim is not None else b.shape[b_bdim]
+    out = []
+    for i in range(size):
+        left = np.take(a, i, axis=a_bdim) if a_bdim is not None else a
+        right = np.take(b, i, axis=b_bdim) if b_bdim is not None else b
+        out.append(left @ right)
+    return np.array(out)
+'''),
+    # --- tanh_layer_jacobian -------------------------------------------------------------------------------
+    Mutant("tanh_layer_jacobian", "calls tensorlab.func.jacrev", '''
+import tensorlab
+
+
+def tanh_layer_jacobian(weight, x):
+    weight = tensorlab.tensor(weight)
+    return tensorlab.func.jacrev(lambda t: (t @ weight.T).tanh())(tensorlab.tensor(x)).numpy()
+'''),
+    Mutant("tanh_layer_jacobian", "the transpose: input dims first", jacobian(
+        result="np.moveaxis(vjps, 0, -1).reshape(*x.shape, *out.shape)")),
+    Mutant("tanh_layer_jacobian", "forgets the derivative of tanh", jacobian(vjps="cotangents @ weight")),
+    Mutant("tanh_layer_jacobian", "tanh's derivative as 1 - z**2 on the pre-activation", jacobian(
+        out="x @ weight.T", vjps="(cotangents * (1 - out**2)) @ weight")),
+    Mutant("tanh_layer_jacobian", "reshapes to x.shape + out.shape", jacobian(result="vjps.reshape(*x.shape, *out.shape)")),
+    Mutant("tanh_layer_jacobian", "treats a batch of rows as one row (only 1-d x)", '''
+def tanh_layer_jacobian(weight, x):
+    out = np.tanh(x @ weight.T)
+    J = (1 - out**2)[..., :, None] * weight
+    return J
+'''),
+    Mutant("tanh_layer_jacobian", "the vjp of a cotangent of ones, not of each one-hot", jacobian(
+        result="np.broadcast_to(((1 - out**2) @ weight), (*out.shape, *x.shape)).copy()")),
+    Mutant("tanh_layer_jacobian", "a loop over the rows of the identity", '''
+def tanh_layer_jacobian(weight, x):
+    out = np.tanh(x @ weight.T)
+    rows = []
+    for i in range(out.size):
+        u = np.zeros(out.size)
+        u[i] = 1
+        rows.append((u.reshape(out.shape) * (1 - out**2)) @ weight)
+    return np.array(rows).reshape(*out.shape, *x.shape)
+'''),
+    Mutant("tanh_layer_jacobian", "a loop dressed as a comprehension", '''
+def tanh_layer_jacobian(weight, x):
+    out = np.tanh(x @ weight.T)
+    eye = np.eye(out.size)
+    return np.array([(eye[i].reshape(out.shape) * (1 - out**2)) @ weight for i in range(out.size)]).reshape(*out.shape, *x.shape)
+'''),
+    Mutant("tanh_layer_jacobian", "a loop over the identity's rows dressed as np.apply_along_axis", '''
+def tanh_layer_jacobian(weight, x):
+    out = np.tanh(x @ weight.T)
+
+    def row(u):
+        return ((u.reshape(out.shape) * (1 - out**2)) @ weight).ravel()
+
+    rows = np.apply_along_axis(row, 1, np.eye(out.size)) if out.size else np.zeros((0, x.size))
+    return rows.reshape(*out.shape, *x.shape)
+'''),
+]

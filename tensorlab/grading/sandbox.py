@@ -1,0 +1,609 @@
+"""The child process that runs a learner's code: ``python -I sandbox.py`` (never imported by the grader).
+
+One child per submission. It reads one request from stdin (the learner's top-level
+statements, the graded functions with their cases as plain data and the statements each one
+uses, the limits, the forbidden functions) and imports NumPy once. Then, for each graded function, it forks a fresh
+grandchild from that already-imported state: only the grandchild locks itself down and runs
+learner code, so every function still gets its own resource-limited process and a crash, an
+endless loop or a memory blow-up costs only that function, but no function pays for starting
+Python and importing NumPy again. The child itself never runs learner code: it only forwards
+each grandchild's results and says how the grandchild ended.
+
+Lock-down in each grandchild, before any learner code runs: resource limits (CPU seconds,
+address space, file size, no core files), the exercise's forbidden functions replaced by
+functions that raise (and record the attempt), and an audit hook that refuses network
+sockets, new processes, loading native libraries, writes, deletes or renames outside the
+working directory, and any import or file read of the reference (``tensorlab``, ``torch``:
+the answer key must not be callable, however it is reached). A task with a one-process
+harness (unit 13's Triton kernels) has its cases run through it; the child loads that harness
+once and calls its ``prepare()`` before forking (triton: native libraries a locked-down
+grandchild may no longer load), only when a job needs it. Each statement's source is put in
+``linecache``, where ``@triton.jit`` reads a kernel's source. The grandchild writes one JSON
+line per case to its own pipe: the plain-data result, or the exception raised, or that the
+result was not plain data; which inputs the call changed; and, where the exercise promises a
+view, whether the result shares memory with its input and its strides. The learner's own
+prints go to a log file, never to a result stream.
+
+What the child writes to stdout, one JSON object a line: ``{"function": name, "case": line}``
+for each case line of a grandchild, then ``{"function": name, "ending": how}`` where ``how`` is
+"exited", "timed out", "killed by SIG..." or "exited with status N".
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import copy
+import importlib.util
+import json
+import linecache
+import os
+import resource
+import select
+import signal
+import sys
+import time
+import warnings
+from typing import Any
+
+BLOCKED_EVENTS = ("socket.", "subprocess.", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+                  "os.forkpty", "os.kill", "os.killpg", "pty.", "ctypes.dlopen", "ctypes.dlsym", "webbrowser.")
+PATH_EVENTS = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate",
+               "os.symlink", "os.link", "shutil.", "os.utime")
+MAX_RESULT_BYTES = 256 << 20  # a grandchild that writes more is stopped
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+class ForbiddenCall(RuntimeError):  # noqa: N818 - the learner reads this name
+    """Raised by a forbidden function."""
+
+
+def set_limits(cpu_seconds: int, memory_bytes: int) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def install_audit_hook(workdir: str, reference: list[str], caught: list[str]) -> None:
+    """Refuse network, processes, native libraries, changes outside ``workdir``, and the reference.
+
+    ``reference`` names the forbidden packages; an attempt to import one, or to read a file of
+    the copy this process would import, is recorded in ``caught`` (so the grader can say so)
+    and refused.
+    """
+    inside = os.path.realpath(workdir) + os.sep
+    folders = [(package, os.path.realpath(folder) + os.sep) for package in reference if (folder := package_folder(package))]
+
+    def refuse_reference(what: str) -> None:
+        caught.append(what)
+        raise ImportError(f"{what} is not allowed in graded code: the point is to write it yourself")
+
+    def outside(path: Any) -> bool:
+        if isinstance(path, int):
+            return False  # an already open descriptor
+        try:
+            return not (os.path.realpath(os.fsdecode(path)) + os.sep).startswith(inside)
+        except (TypeError, ValueError):
+            return True
+
+    def hook(event: str, args: tuple) -> None:
+        if event.startswith(BLOCKED_EVENTS):
+            raise PermissionError(f"the grader does not allow {event} here")
+        if event == "import" and args and isinstance(args[0], str):
+            package = args[0].split(".")[0]
+            if package in reference:
+                refuse_reference(package)
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and folders:
+            where = os.path.realpath(os.fsdecode(args[0]))
+            for package, folder in folders:
+                if where.startswith(folder):
+                    refuse_reference(package)
+        if event == "open" and len(args) >= 3:
+            path, mode, flags = args[0], args[1], args[2]
+            writes = any(c in (mode or "") for c in "wax+") or (isinstance(flags, int) and flags & WRITE_FLAGS)
+            if writes and outside(path):
+                raise PermissionError(f"the grader does not allow writing {path!r}")
+        elif event.startswith(PATH_EVENTS) and args and any(outside(a) for a in args[:2] if isinstance(a, (str, bytes))):
+            raise PermissionError(f"the grader does not allow {event} outside the working directory")
+
+    sys.addaudithook(hook)
+
+
+class ForbiddenFunctions:
+    """Replaces forbidden functions (dotted names) by raisers, now and whenever their module loads."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.pending = list(names)
+        self.called: list[str] = []
+        self.original_import = builtins.__import__
+        builtins.__import__ = self.importing
+        self.apply()
+
+    def importing(self, *args: Any, **kwargs: Any) -> Any:
+        module = self.original_import(*args, **kwargs)
+        if self.pending:
+            self.apply()
+        return module
+
+    def raiser(self, name: str, original: Any) -> Any:
+        """A stand-in that raises when called, and otherwise looks like ``original``: modules that read a
+        function's docstring or name at import (``numpy.ma`` reads ``apply_over_axes.__doc__``) still load.
+        ``__wrapped__`` is left out on purpose: it would hand back the real function."""
+        def forbidden(*args: Any, **kwargs: Any) -> Any:
+            self.called.append(name)
+            raise ForbiddenCall(f"{name} is not allowed in this exercise: write it yourself")
+
+        for attribute in ("__doc__", "__name__", "__qualname__", "__module__"):
+            value = getattr(original, attribute, None)
+            if isinstance(value, str):
+                setattr(forbidden, attribute, value)
+        return forbidden
+
+    def apply(self) -> None:
+        # Take the names to replace off the list first: reading a ufunc's docstring imports, which
+        # calls apply again, and that call must not see them still pending.
+        ready = [name for name in self.pending if name.split(".")[0] in sys.modules]
+        self.pending = [name for name in self.pending if name not in ready]
+        for name in ready:
+            root, *path = name.split(".")
+            owner: Any = sys.modules[root]
+            for part in path[:-1]:
+                owner = getattr(owner, part, None)
+            found = getattr(owner, path[-1], None) if owner is not None else None
+            if callable(found) and not isinstance(found, type(sys)):
+                try:  # only functions and classes: a module or an object (Triton's interpreter) would break its
+                    # package if replaced; the static rule still refuses naming it
+                    setattr(owner, path[-1], self.raiser(name, getattr(owner, path[-1])))
+                except (AttributeError, TypeError):  # a C type; the static rule still applies
+                    pass
+
+
+def package_folder(package: str) -> str:
+    """Where ``package`` would be imported from here, without importing it ("" if nowhere)."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return ""
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return locations[0] if locations else ""
+
+
+def load_plain(path: str) -> Any:
+    return load_file("plain", path, register=False)
+
+
+def load_file(name: str, path: str, register: bool = True) -> Any:
+    """The Python file at ``path`` run as the module ``name`` (this process imports nothing of tensorlab);
+    ``register`` puts it in ``sys.modules`` (its dataclasses and kernels look themselves up there)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    if register:
+        sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def builtin_class_name(kind: type) -> str:
+    for base in kind.__mro__:
+        if getattr(builtins, base.__name__, None) is base:
+            return base.__name__
+    return "Exception"
+
+
+def lock_down_and_load(request: dict, job: dict) -> tuple[Any, ForbiddenFunctions]:
+    """Lock this process down, then run the learner's statements: their graded function (or None)."""
+    set_limits(request["cpu_seconds"], request["memory_bytes"])
+    forbidden = ForbiddenFunctions(job["forbidden"])
+    install_audit_hook(os.getcwd(), job.get("reference", request.get("reference", [])), forbidden.called)
+
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for number in job["statements"]:
+        source = request["statements"][number]
+        filename = f"<cell statement {number}>"
+        # Its source, where inspect.getsource finds it: @triton.jit reads the kernel's source to run it.
+        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+        try:
+            exec(compile(source, filename, "exec"), namespace)
+        except BaseException:
+            pass
+    return namespace.get(job["function"]), forbidden
+
+
+def raised_line(error: BaseException) -> dict:
+    """A case line for a call that raised: the builtin class it is (or derives from) and the message."""
+    try:
+        message = str(error)[:2000]
+    except BaseException:
+        message = "<unprintable>"
+    return {"raised": builtin_class_name(type(error)), "message": message}
+
+
+def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """In the grandchild: lock down, run the learner's statements, call the function on each case
+    (through the task's harness, prepared before the fork, when it has one: unit 13's kernel launches)."""
+    harness = PREPARED_HARNESSES.get(tuple(job["harness"])) if job.get("harness") else None
+    function, forbidden = lock_down_and_load(request, job)
+    guard = mask_index_guard(forbidden.called) if job.get("no_mask_indexing") else None
+    for case in job["cases"]:
+        arguments = plain.decode(case)
+        untouched = copy.deepcopy(arguments)
+        given = [guard(argument) for argument in arguments] if guard else arguments
+        started = (time.perf_counter(), time.process_time())
+        seconds = None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                if function is None:
+                    raise NameError(f"name {job['function']!r} is not defined")
+                result = harness(function, given) if harness else function(*given)
+                seconds = seconds_spent(started)
+                if guard:
+                    result = unguarded(result)
+                line = {"value": plain.encode(result)}
+                if job.get("view_of") is not None:
+                    line["view"] = view_facts(result, arguments[job["view_of"]])
+            except plain.NotPlainData as error:
+                line = {"not_plain": str(error)}
+            except BaseException as error:
+                line = raised_line(error)
+        line["seconds"] = seconds if seconds is not None else seconds_spent(started)
+        line["changed"] = [number for number, (now, before) in enumerate(zip(arguments, untouched, strict=True))
+                           if not same_value(now, before)]
+        line["forbidden_called"] = sorted(set(forbidden.called))
+        results.write(json.dumps(line) + "\n")
+        results.flush()
+
+
+# --- exercises whose cases run through a harness in one process (unit 13: Triton kernels) ------
+PREPARED_HARNESSES: dict[tuple[str, ...], Any] = {}  # (file, function name) -> the harness function
+
+
+def prepare_harnesses(request: dict) -> None:
+    """In the child, before any fork: load each one-process harness once and let its file prepare
+    what it needs (``prepare()``: triton, whose native libraries a locked-down grandchild
+    may not load, and one warm-up launch). Exercises without a harness import nothing more."""
+    modules: dict[str, Any] = {}
+    for job in request["functions"]:
+        if not job.get("harness") or job.get("ranks"):
+            continue
+        path, name = job["harness"]
+        try:
+            if path not in modules:
+                modules[path] = load_registered(path)
+                if hasattr(modules[path], "prepare"):
+                    modules[path].prepare()
+            PREPARED_HARNESSES[(path, name)] = getattr(modules[path], name)
+        except Exception as error:  # every case of the job then says so, instead of the child dying
+            PREPARED_HARNESSES[(path, name)] = unprepared(f"{type(error).__name__}: {error}")
+
+
+def load_registered(path: str) -> Any:
+    """A file loaded by path as a module in ``sys.modules`` (its dataclasses and kernels look themselves up there)."""
+    return load_file("grader_harness_" + os.path.splitext(os.path.basename(path))[0], path)
+
+
+def unprepared(why: str) -> Any:
+    def harness(function: Any, arguments: Any) -> Any:
+        raise RuntimeError(f"the grader could not prepare this exercise's launches here ({why})")
+
+    return harness
+
+
+# --- exercises graded in real processes: N ranks talking over gloo on 127.0.0.1 --------------
+def free_loopback_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def load_harness(job: dict) -> Any:
+    """The grader's code that runs one case on one rank (a file and a function name, like plain.py)."""
+    path, name = job["harness"]
+    return getattr(load_plain(path), name)
+
+
+def run_rank(request: dict, job: dict, plain: Any, rank: int, port: int, writer: int) -> None:
+    """One rank: join the gloo group and make its sub-groups (before lock-down: the grader's own
+    sockets and libraries), then lock down, load the learner's code and run every case.
+
+    ``harness(function, arguments, rank, groups)`` builds what the case needs (a model, its data),
+    calls the learner's function and returns this rank's result, or None when the case's world
+    leaves this rank out. Learner code cannot open sockets (the audit hook refuses them, and
+    ``init_process_group``/``new_group`` are forbidden names), so the only network it reaches is
+    the group the grader opened on loopback.
+    """
+    import datetime
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    torch.set_num_threads(1)
+    harness = load_harness(job)
+    dist.init_process_group("gloo", rank=rank, world_size=job["ranks"],
+                            timeout=datetime.timedelta(seconds=max(1.0, request["timeout"])))
+    groups = {size: dist.new_group(list(range(size))) for size in range(1, job["ranks"] + 1)}
+    for size, group in groups.items():  # every library a collective loads, loaded now
+        if rank < size:
+            dist.all_reduce(torch.zeros(1), group=group)
+    function, forbidden = lock_down_and_load(request, job)
+    results = os.fdopen(writer, "w")
+    for case in job["cases"]:
+        started = (time.perf_counter(), time.process_time())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                if function is None:
+                    raise NameError(f"name {job['function']!r} is not defined")
+                value = harness(function, plain.decode(case), rank, groups)
+                line: dict[str, Any] = {"idle": True} if value is None else {"value": plain.encode(value)}
+            except plain.NotPlainData as error:
+                line = {"not_plain": str(error)}
+            except BaseException as error:
+                line = raised_line(error)
+        line["seconds"] = seconds_spent(started)
+        line["forbidden_called"] = sorted(set(forbidden.called))
+        results.write(json.dumps(line) + "\n")
+        results.flush()
+        if "raised" in line:
+            break  # the other ranks may now wait in a collective: the collector stops them
+    results.close()
+    dist.destroy_process_group()
+
+
+def run_ranked_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """In the grandchild: fork ``job["ranks"]`` rank processes and merge their lines case by case.
+
+    Case k's line holds every participating rank's result in rank order; a rank that raised makes
+    the case raise (its message names the rank). Once a rank has raised, the others get a short
+    grace period before they are stopped, so a learner's error never waits for a collective timeout.
+    """
+    set_limits(request["cpu_seconds"], request["memory_bytes"])
+    import torch  # noqa: F401 - loaded once here, before the ranks fork
+
+    port, ranks, readers = free_loopback_port(), [], []
+    for rank in range(job["ranks"]):
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(reader)
+                run_rank(request, job, plain, rank, port, writer)
+            except BaseException as error:  # the rank could not start (or its group broke): say so as a case line
+                status = 1
+                line = raised_line(error)
+                line["message"] = f"rank {rank} of the grader's process group: {line['message']}"
+                with contextlib.suppress(OSError):
+                    os.write(writer, (json.dumps(line) + "\n").encode())
+            finally:
+                os._exit(status)
+        os.close(writer)
+        ranks.append(pid)
+        readers.append(reader)
+    per_rank = collect_ranks(ranks, readers, request["timeout"])
+    for number in range(min(len(lines) for lines in per_rank)):
+        rows = [json.loads(lines[number]) for lines in per_rank]
+        results.write(json.dumps(merged_line(rows, plain)) + "\n")
+        results.flush()
+
+
+def collect_ranks(ranks: list[int], readers: list[int], timeout: float, grace: float = 2.0) -> list[list[str]]:
+    """Every rank's complete lines; ranks still running at the deadline, or ``grace`` seconds
+    after one of them reported an error, are killed."""
+    received: list[list[bytes]] = [[] for _ in ranks]
+    open_readers = dict(enumerate(readers))
+    deadline = time.monotonic() + timeout
+    while open_readers and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(open_readers.values()), [], [], 0.05)
+        for rank, reader in list(open_readers.items()):
+            if reader in ready:
+                chunk = os.read(reader, 1 << 16)
+                if chunk:
+                    before = received[rank][-1][-8:] if received[rank] else b""  # a marker split between reads
+                    received[rank].append(chunk)
+                    if b'"raised"' in before + chunk:  # only the new bytes are searched, not everything so far
+                        deadline = min(deadline, time.monotonic() + grace)
+                else:
+                    os.close(reader)
+                    del open_readers[rank]
+    for rank, pid in enumerate(ranks):
+        if rank in open_readers:
+            os.close(open_readers[rank])
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    return [complete_lines(chunks) for chunks in received]
+
+
+def merged_line(rows: list[dict], plain: Any) -> dict:
+    """One case's line from its ranks' lines: the results of the ranks that took part, as a list."""
+    line: dict[str, Any] = {"seconds": max(row.get("seconds", 0.0) for row in rows),
+                            "forbidden_called": sorted({name for row in rows for name in row.get("forbidden_called", [])}),
+                            "changed": []}
+    for rank, row in enumerate(rows):
+        if "raised" in row:
+            return {**line, "raised": row["raised"], "message": f"on rank {rank}: {row.get('message', '')}"}
+        if "not_plain" in row:
+            return {**line, "not_plain": f"on rank {rank}: {row['not_plain']}"}
+    values = [plain.decode(row["value"]) for row in rows if "value" in row]
+    return {**line, "value": plain.encode(values)}
+
+
+def mask_index_guard(caught: list[str]) -> Any:
+    """For an exercise that asks for ``x[mask]`` to be built by hand: array arguments arrive as an
+    ndarray subclass that refuses a boolean array as a subscript (reading or assigning). Views,
+    reshapes and ufunc results of them keep the subclass, so ``x.reshape(-1)[mask.ravel()]`` is
+    refused too; the attempt is recorded like a forbidden call."""
+    import numpy as np
+
+    def refuse_masks(index: Any) -> None:
+        for entry in index if isinstance(index, tuple) else (index,):
+            if (isinstance(entry, np.ndarray) and entry.dtype == bool) or (
+                    isinstance(entry, list) and entry and all(isinstance(item, bool) for item in entry)):
+                caught.append("boolean-mask indexing")
+                raise ForbiddenCall("indexing with a boolean mask is what this exercise asks you to write yourself")
+
+    class MaskFreeArray(np.ndarray):
+        def __getitem__(self, index: Any) -> Any:
+            refuse_masks(index)
+            return super().__getitem__(index)
+
+        def __setitem__(self, index: Any, value: Any) -> None:
+            refuse_masks(index)
+            super().__setitem__(index, value)
+
+    def guard(argument: Any) -> Any:
+        return argument.view(MaskFreeArray) if type(argument) is np.ndarray else argument
+
+    return guard
+
+
+def unguarded(value: Any) -> Any:
+    """A result as a plain ndarray again (the guard's subclass must not reach the comparison)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        return value.view(np.ndarray)
+    if isinstance(value, tuple):
+        return tuple(unguarded(item) for item in value)
+    if isinstance(value, list):
+        return [unguarded(item) for item in value]
+    return value
+
+
+def seconds_spent(started: tuple[float, float]) -> float:
+    """How long the call took: the smaller of wall-clock and this process's CPU time since ``started``.
+
+    A loop over elements is slow on both clocks. A busy machine that stops this process for a while
+    only lengthens the wall clock, and a multi-threaded BLAS call only the CPU time: neither makes a
+    vectorised answer look like a loop.
+    """
+    wall, cpu = started
+    return min(time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def same_value(now: Any, before: Any) -> bool:
+    """Is an input still what it was before the call (arrays compared element by element)?"""
+    import numpy as np
+
+    if isinstance(before, np.ndarray):
+        return (type(now) is np.ndarray and now.shape == before.shape and now.dtype == before.dtype
+                and bool(np.array_equal(now, before, equal_nan=before.dtype.kind in "fc")))
+    if isinstance(before, (list, tuple)):
+        return type(now) is type(before) and len(now) == len(before) and all(
+            same_value(a, b) for a, b in zip(now, before, strict=True))
+    if isinstance(before, dict):
+        return type(now) is dict and now.keys() == before.keys() and all(same_value(now[k], before[k]) for k in before)
+    return type(now) is type(before) and (now == before or (now != now and before != before))
+
+
+def view_facts(result: Any, source: Any) -> dict:
+    """Whether ``result`` reads ``source``'s memory (a view, not a copy), and its strides in elements."""
+    import numpy as np
+
+    if type(result) is not np.ndarray or type(source) is not np.ndarray or result.itemsize == 0:
+        return {"shares": False, "strides": None}
+    empty = result.size == 0 or source.size == 0  # no memory to share: the strides alone tell a view
+    return {"shares": empty or bool(np.shares_memory(result, source)),
+            "strides": [stride // result.itemsize for stride in result.strides]}
+
+
+def ending_of(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    code = os.WEXITSTATUS(status)
+    return "exited" if code == 0 else f"exited with status {code}"
+
+
+def collect(grandchild: int, pipe: int, timeout: float) -> tuple[list[str], str]:
+    """The grandchild's complete result lines, and how it ended (killed at ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(pipe, select.POLLIN | select.POLLHUP)
+    received: list[bytes] = []
+    size, ending = 0, None
+    while ending is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            ending = "timed out"
+        elif poller.poll(max(1, int(left * 1000))):
+            chunk = os.read(pipe, 1 << 16)
+            if not chunk:
+                break  # the grandchild closed its end: it is finishing
+            size += len(chunk)
+            received.append(chunk)
+            if size > MAX_RESULT_BYTES:
+                ending = "stopped for writing too much"
+    os.close(pipe)
+    while ending is None:  # wait for the grandchild to exit, still within the deadline
+        finished, status = os.waitpid(grandchild, os.WNOHANG)
+        if finished:
+            return complete_lines(received), ending_of(status)
+        if time.monotonic() >= deadline:
+            ending = "timed out"
+        else:
+            time.sleep(0.002)
+    os.kill(grandchild, signal.SIGKILL)
+    os.waitpid(grandchild, 0)
+    return complete_lines(received), ending
+
+
+def complete_lines(received: list[bytes]) -> list[str]:
+    """The lines that ended with a newline (a killed grandchild may leave half a line)."""
+    *lines, _unfinished = b"".join(received).decode(errors="replace").split("\n")
+    return lines
+
+
+def grade_in_grandchild(request: dict, job: dict, plain: Any, results: Any) -> None:
+    """Fork a grandchild for one graded function and forward what it reports."""
+    results.flush()
+    sys.stdout.flush()
+    reader, writer = os.pipe()
+    grandchild = os.fork()
+    if grandchild == 0:  # the grandchild: its own pipe only, never the child's result stream
+        status = 0
+        try:
+            os.close(reader)
+            os.close(results.fileno())
+            runner = run_ranked_cases if job.get("ranks") else run_cases
+            runner(request, job, plain, os.fdopen(writer, "w"))
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    lines, ending = collect(grandchild, reader, request["timeout"])
+    for text in lines:
+        try:
+            results.write(json.dumps({"function": job["function"], "case": json.loads(text)}) + "\n")
+        except json.JSONDecodeError:
+            break
+    results.write(json.dumps({"function": job["function"], "ending": ending}) + "\n")
+    results.flush()
+
+
+def main() -> None:
+    request = json.loads(sys.stdin.read())
+    results = os.fdopen(os.dup(1), "w")
+    log = os.open("output.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    sys.stdout = sys.stderr = open(log, "w", closefd=False)
+    plain = load_plain(request["plain_module"])
+    import numpy  # noqa: F401 - loaded once, before any fork, so that every grandchild starts with it
+
+    prepare_harnesses(request)
+    for job in request["functions"]:
+        grade_in_grandchild(request, job, plain, results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,315 @@
+"""Out-of-kernel verification: run the graded functions in a sandbox child, judge their results here.
+
+The grader never runs learner code. For each submission it starts one child process
+(``sandbox.py``) with the learner's definitions and the cases' inputs as plain data; the child
+imports NumPy once and forks a fresh, locked-down grandchild per graded function, so a crash, a
+timeout or a memory blow-up costs only that function while Python starts once per notebook.
+The child answers with plain data, and this process compares it with the reference's outcome,
+strictly. A function scores all of its points when every case passes, else none (like an
+nbgrader test cell).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import plain
+from .compare import Raised
+from .extract import Program, read_program
+from .rules import REFERENCE_MODULES, bound_names, closure, is_within, rule_violations
+from .tasks import Case, Rules
+
+__all__ = ["FunctionResult", "Graded", "Grading", "NotebookResult", "verify_notebook", "verify_program"]
+
+SANDBOX = Path(__file__).with_name("sandbox.py")
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One graded function of a notebook: how it is judged, its points and the nbgrader cell that holds them."""
+
+    rules: Rules
+    points: float
+    grade_id: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+
+@dataclass(frozen=True)
+class Grading:
+    """What is graded in one notebook, and the sandbox's limits per function."""
+
+    notebook: str
+    graded: tuple[Graded, ...]
+    timeout: float = 10.0  # seconds per graded function (all of its cases)
+    memory_mb: int = 1024
+
+    @property
+    def max_score(self) -> float:
+        return sum(graded.points for graded in self.graded)
+
+    def find(self, name: str) -> Graded:
+        for graded in self.graded:
+            if graded.name == name:
+                return graded
+        raise KeyError(f"no graded function called {name!r}; known: {', '.join(g.name for g in self.graded)}")
+
+
+@dataclass
+class FunctionResult:
+    name: str
+    score: float
+    max_score: float
+    outcome: str  # passed, wrong, missing, crashed, timed out, forbidden
+    message: str  # for the learner: never describes a hidden case's inputs
+    cases_passed: int
+    cases: int
+    compute_seconds: float  # time spent inside the learner's function, for the benchmark
+
+
+@dataclass
+class NotebookResult:
+    functions: list[FunctionResult]
+    broken_cells: list[str]
+
+    @property
+    def score(self) -> float:
+        return sum(result.score for result in self.functions)
+
+    def to_json(self) -> dict:
+        return {"functions": [asdict(result) for result in self.functions], "broken_cells": self.broken_cells}
+
+    @classmethod
+    def from_json(cls, data: dict) -> NotebookResult:
+        return cls([FunctionResult(**result) for result in data["functions"]], data["broken_cells"])
+
+
+def child_environment(workdir: str) -> dict[str, str]:
+    keep = {name: os.environ[name] for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT") if name in os.environ}
+    single_thread = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    return {**keep, **single_thread, "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+SandboxRun = dict[str, tuple[list[dict], str]]  # function name -> (its case lines, how its process ended)
+START_SECONDS = 10.0  # the child's own start (Python, NumPy), on top of the functions' time
+
+
+def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int) -> SandboxRun:
+    """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG..."."""
+    timeout = max([timeout, *(graded.rules.at_least_seconds for graded, _ in jobs)])
+    memory_mb = max([memory_mb, *(graded.rules.at_least_memory_mb for graded, _ in jobs)])
+    with tempfile.TemporaryDirectory(prefix="tensorlab-grade-") as root:
+        workdir = Path(root, "work")
+        workdir.mkdir()
+        request = {
+            "statements": program.sources,
+            "functions": [
+                {"function": graded.name, "cases": [plain.encode(case.arguments) for case in cases],
+                 "statements": statements_used(program, graded.name),
+                 "forbidden": list(graded.rules.forbidden), "view_of": graded.rules.view_of,
+                 "no_mask_indexing": graded.rules.no_mask_indexing, "reference": reference_packages([(graded, cases)]),
+                 "ranks": graded.rules.ranks, "harness": harness_location(graded.rules)}
+                for graded, cases in jobs
+            ],
+            "reference": reference_packages(jobs),
+            "plain_module": plain.__file__,
+            "timeout": timeout,
+            "cpu_seconds": max(1, int(timeout) + 1),
+            "memory_bytes": memory_mb << 20,
+        }
+        results_path = Path(root, "results.jsonl")
+        with results_path.open("wb") as results:
+            child = subprocess.Popen(
+                [sys.executable, "-I", str(SANDBOX)], stdin=subprocess.PIPE, stdout=results,
+                stderr=subprocess.DEVNULL, cwd=workdir, env=child_environment(str(workdir)), start_new_session=True,
+            )
+            ending = "exited"
+            try:
+                child.communicate(json.dumps(request).encode(), timeout=START_SECONDS + (timeout + 1) * len(jobs))
+            except subprocess.TimeoutExpired:
+                ending = "timed out"
+            finally:
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)  # the child, its grandchildren, anything left behind
+                except ProcessLookupError:
+                    pass
+                child.wait()
+            if ending == "exited" and child.returncode < 0:
+                ending = f"killed by {signal.Signals(-child.returncode).name}"
+            elif ending == "exited" and child.returncode != 0:
+                ending = f"exited with status {child.returncode}"
+        return parse_results(results_path.read_text(errors="replace"), [graded.name for graded, _ in jobs], ending)
+
+
+def statements_used(program: Program, function: str) -> list[int]:
+    """The positions, in notebook order, of the statements ``function`` needs: only those run."""
+    used = {id(statement) for statement in closure(program.statements, function)}
+    return [number for number, statement in enumerate(program.statements) if id(statement) in used]
+
+
+def harness_location(rules: Rules) -> list[str] | None:
+    """Where the sandbox finds a function's harness (a file it loads by path, and a function name)."""
+    if rules.harness is None:
+        return None
+    import importlib.util
+
+    module, _, function = rules.harness.partition(":")
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None or not function:
+        raise ValueError(f"harness {rules.harness!r} of {rules.name} is not a module:function that can be found")
+    return [spec.origin, function]
+
+
+def reference_packages(jobs: list[tuple[Graded, list[Case]]]) -> list[str]:
+    """The packages graded code may not import or read: the reference, unless every graded function allows it."""
+    return [package for package in REFERENCE_MODULES
+            if not all(is_within(package, graded.rules.building_blocks) for graded, _ in jobs)]
+
+
+def parse_results(text: str, names: list[str], child_ending: str) -> SandboxRun:
+    """Sort the child's lines by function; a function it never finished ends the way the child did."""
+    lines: dict[str, list[dict]] = {name: [] for name in names}
+    endings: dict[str, str] = {}
+    for row in text.splitlines():
+        try:
+            record = json.loads(row)
+            name = record["function"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            break
+        if name not in lines or name in endings:
+            continue
+        if "ending" in record:
+            endings[name] = str(record["ending"])
+        elif isinstance(record.get("case"), dict):
+            lines[name].append(record["case"])
+    return {name: (lines[name], endings.get(name, child_ending)) for name in names}
+
+
+def outcome_of(line: dict) -> Any:
+    """The learner's result as trusted plain data (or a Raised); a NotPlain marker otherwise."""
+    if "raised" in line:
+        return Raised(str(line["raised"]), str(line.get("message", "")))
+    if "not_plain" in line:
+        return NotPlain(str(line["not_plain"]))
+    try:
+        return plain.decode(line["value"])
+    except Exception:  # malformed data from the child is the learner's problem, not the grader's
+        return NotPlain("malformed data")
+
+
+@dataclass(frozen=True)
+class NotPlain:
+    type_name: str
+
+
+def hidden_summary(problem: str) -> str:
+    """What went wrong in a hidden case, without its inputs or values."""
+    for key, summary in (("shape", "wrong shape"), ("dtype", "wrong dtype"), ("raised", "an unexpected exception"),
+                         ("to be raised", "no exception where one was expected"), ("message", "wrong error message"),
+                         ("values differ", "wrong values"), ("expected", "wrong result")):
+        if key in problem:
+            return summary
+    return "wrong result"
+
+
+def case_problem(rules: Rules, case: Case, line: dict, got: Any) -> str | None:
+    """What is wrong with one case's answer: its value, then the promises around it (inputs, view, time)."""
+    if isinstance(got, NotPlain):
+        return f"returned a {got.type_name}; the grader accepts only plain data (NumPy arrays, numbers, tuples, lists, dicts)"
+    problem = rules.problem(case.arguments, case.expected, got)
+    if problem:
+        return problem
+    changed = [index for index in line.get("changed", []) if isinstance(index, int)]
+    if rules.keeps_inputs and changed:
+        names = ", ".join(f"argument {index + 1}" for index in changed)
+        return f"the right result, but the call changed its input ({names}); inputs must be left unchanged"
+    if case.view_strides is not None:
+        view = line.get("view") or {}
+        if not view.get("shares"):
+            return "the right values, but a copy: the statement asks for a view that shares the input's memory (no copy)"
+        if view.get("strides") != list(case.view_strides):
+            return (f"a view, but with strides {tuple(view.get('strides') or ())} where {case.view_strides} are right "
+                    "(a stretched dimension has stride 0)")
+    seconds = line.get("seconds")
+    if case.time_limit is not None and isinstance(seconds, (int, float)) and seconds > case.time_limit:
+        return (f"right, but took {seconds:.2f} s on a large input where a vectorised version needs under "
+                f"{case.time_limit:.2f} s: a Python-level loop over elements?")
+    return None
+
+
+def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, timeout: float) -> FunctionResult:
+    rules, points = graded.rules, graded.points
+    seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
+
+    def result(outcome: str, message: str, passed: int) -> FunctionResult:
+        score = points if outcome == "passed" else 0.0
+        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds)
+
+    called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
+    if called:
+        return result("forbidden", f"uses {', '.join(called)}, which this exercise asks you to write yourself", 0)
+    for number, (case, line) in enumerate(zip(cases, lines, strict=False)):
+        got = outcome_of(line)
+        if isinstance(got, Raised) and got.exception == "NameError" and f"'{graded.name}'" in got.message:
+            return result("missing", f"{graded.name} is not defined (check its name and that its cell runs)", 0)
+        if isinstance(got, Raised) and got.exception == "NotImplementedError" and not isinstance(case.expected, Raised):
+            return result("missing", f"{graded.name} is not written yet (it raises NotImplementedError)", number)
+        problem = case_problem(rules, case, line, got)
+        if problem:
+            if case.visible:
+                said = f"\n  statement: {case.clause}" if case.clause else ""
+                message = (f"case {number + 1} of {len(cases)} failed\n  call:     {rules.describe_call(case.arguments)}"
+                           f"\n  problem:  {problem}{said}\n  hint:     {rules.hint}")
+            else:
+                message = f"passes the examples but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}. Hint: {rules.hint}"
+            return result("wrong", message, number)
+    if len(lines) < len(cases):
+        where = f"while running case {len(lines) + 1} of {len(cases)}"
+        if ending == "timed out":
+            return result("timed out", f"took longer than {timeout:g} s {where} (an endless loop?)", len(lines))
+        return result("crashed", f"the process running it stopped ({ending}) {where}", len(lines))
+    return result("passed", f"all {len(cases)} cases pass", len(cases))
+
+
+def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+    """Grade every function of ``exercise`` defined by ``program``: one sandbox child, one grandchild per function."""
+    timeout = timeout or exercise.timeout
+    early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
+    for graded in exercise.graded:
+        rules = graded.rules
+        violations = rule_violations(program.statements, graded.name, rules.forbidden, rules.vectorised, rules.building_blocks, rules.only)
+        if violations:
+            early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
+        elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
+            early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0)
+    to_run = [(graded, cases[graded.name]) for graded in exercise.graded if graded.name not in early]
+    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb) if to_run else {}
+    results = [
+        early[graded.name] if graded.name in early
+        else judge(graded, cases[graded.name], *ran[graded.name], timeout)
+        for graded in exercise.graded
+    ]
+    return NotebookResult(results, program.broken_cells)
+
+
+def _assigned(statement: Any) -> set[str]:
+    return bound_names(statement)
+
+
+def verify_notebook(path: Path, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+    try:
+        program = read_program(path)
+    except Exception as error:  # an unreadable notebook scores zero, with a reason
+        program = Program(broken_cells=[f"the notebook could not be read: {type(error).__name__}: {error}"])
+    return verify_program(program, exercise, cases, timeout)
+
