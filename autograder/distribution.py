@@ -133,7 +133,8 @@ def wheel_answer_keys(wheel: Path) -> list[str]:
     found = []
     with zipfile.ZipFile(wheel) as archive:
         for name in archive.namelist():
-            if Path(name).name in ANSWER_KEY_FILES or name.startswith("exercises/"):
+            exercise_file = Path(name).name in ANSWER_KEY_FILES and not name.startswith("tensorlab/grading/")
+            if exercise_file or name.startswith("exercises/"):  # (the engine's own tasks.py defines the types)
                 found.append(f"{wheel.name}:{name}: an instructor's file")
             elif name.endswith((".ipynb", ".json")):  # (the engine's own .py files name the markers)
                 text = archive.read(name).decode("utf-8", errors="replace")

@@ -195,7 +195,7 @@ class ExerciseFolder:
     def validate_structure(self) -> None:
         problems = self.problems()
         if problems:
-            raise ExerciseError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            raise ExerciseError("; ".join(problems))  # one line, every problem
 
     @cached_property
     def grading(self) -> Grading:

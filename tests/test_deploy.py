@@ -27,6 +27,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from autograder.autograde import parse_shard
 from autograder.cli import build_parser, main
 from autograder.hub_config import CELL_TIMEOUT, global_config
+from autograder.scaffold import new_exercise
 from autograder.student_tree import CODE_STUB
 
 tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11's tomllib")
@@ -182,8 +183,8 @@ def assert_nbgrader_accepts(config: Config) -> None:
 
 def test_hub_config_writes_the_global_and_the_course_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     course = tmp_path / "tl101"
-    exercises = tmp_path / "no-exercises"
-    exercises.mkdir()
+    exercises = tmp_path / "exercises"
+    new_exercise(exercises / "01-row-sums")  # one small exercise: hub-config needs a course, not the whole one
     assert main(["course", "init", str(course), "--course-id", "tl101", "--exercises", str(exercises)]) == 0
     assert main(["course", "hub-config", str(course), "--exchange", "/srv/exchange", "--course-root", "/home/grader-tl101/tl101"]) == 0
     written = capsys.readouterr().out.split()[-2:]
@@ -207,8 +208,8 @@ def test_hub_config_writes_the_global_and_the_course_settings(tmp_path: Path, ca
 
 
 def test_hub_config_course_root_defaults_to_the_course_folder(tmp_path: Path) -> None:
-    exercises = tmp_path / "none"
-    exercises.mkdir()
+    exercises = tmp_path / "exercises"
+    new_exercise(exercises / "01-row-sums")
     main(["course", "init", str(tmp_path / "c"), "--exercises", str(exercises)])
     main(["course", "hub-config", str(tmp_path / "c"), "--out", str(tmp_path / "out")])
     loaded = load_python_config(tmp_path / "out" / "course_nbgrader_config.py")

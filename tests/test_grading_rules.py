@@ -93,6 +93,14 @@ def test_vectorised_rules_out_every_spelling_of_a_loop(source: str, named: str) 
     assert not any("vectorised" in problem for problem in violations(source, vectorised=False))
 
 
+@pytest.mark.parametrize("source", [
+    "import numpy as np\ndef f(x):\n    return np.add.reduce(x, axis=0)",
+    "import numpy as np\ndef f(x):\n    return np.maximum.accumulate(x)",
+])
+def test_a_ufuncs_reduce_is_not_functools_reduce(source: str) -> None:
+    assert violations(source, vectorised=True) == []
+
+
 def test_vectorised_accepts_whole_array_code() -> None:
     source = """
         import numpy as np

@@ -43,10 +43,11 @@ def topological_order(case: tuple, expected: list[str], got: Any) -> str | None:
     if got[0] != root:
         return f"the output {root!r} must come first, got {got}"
     position = {node: i for i, node in enumerate(got)}
-    for node in got:
-        for source in graph.get(node, []):
-            if position[source] < position[node]:
-                return f"{source!r} comes before {node!r}, but {node!r} is computed from {source!r}"
+    edges = [(node, source) for node, sources in graph.items() if node in position for source in sources]
+    late = [(node, source) for node, source in edges if position[source] < position[node]]
+    if late:
+        node, source = late[0]
+        return f"{source!r} comes before {node!r}, but {node!r} is computed from {source!r}"
     return None
 
 

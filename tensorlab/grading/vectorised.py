@@ -31,6 +31,7 @@ LOOPING_FUNCTIONS = {
 LOOPING_MODULES = ("itertools",)
 CALLBACK_KEYWORDS = ("key",)  # sorted(..., key=f), min, max, list.sort: f runs once per element
 ITERATOR_METHODS = ("__iter__", "__next__", "__getitem__")  # NumPy calls these once per element
+UFUNC_METHODS = ("reduce", "accumulate")  # np.add.reduce is a whole-array call; functools.reduce is the loop
 
 
 def called_name(node: ast.AST) -> str | None:
@@ -41,8 +42,16 @@ def called_name(node: ast.AST) -> str | None:
     return None
 
 
+def is_ufunc_method(node: ast.Attribute) -> bool:
+    """``np.add.reduce``, ``np.maximum.accumulate``: a ufunc's method (an attribute of an attribute), not
+    ``functools.reduce`` or ``itertools.accumulate``."""
+    return node.attr in UFUNC_METHODS and isinstance(node.value, ast.Attribute)
+
+
 def referenced_names(node: ast.AST) -> list[str]:
     """The names a node mentions: ``map``, ``np.vectorize``, ``from numpy import vectorize``, ``getattr(np, "vectorize")``."""
+    if isinstance(node, ast.Attribute) and is_ufunc_method(node):
+        return []
     if isinstance(node, (ast.Name, ast.Attribute)):
         return [called_name(node) or ""]
     if isinstance(node, ast.ImportFrom):
