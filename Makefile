@@ -31,6 +31,14 @@ $(CHROMIUM):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver
 
+# Learner code runs in its own OS namespaces through bubblewrap (Debian's bubblewrap package); the
+# isolation tests need it. Installed once, with apt, as root or via sudo.
+BWRAP := /usr/bin/bwrap
+$(BWRAP):
+	SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends bubblewrap
+
 # The gradebook tests start a real PostgreSQL server of their own (Debian's postgresql package).
 postgres-server:
 	@test -n "$(POSTGRES)" || { SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
@@ -58,7 +66,7 @@ lab: $(STAMP)
 
 # Lint (ruff, mypy) and tests all run, so one report shows all; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.
-test: $(STAMP) $(CHROMIUM) postgres-server hub-proxy
+test: $(STAMP) $(CHROMIUM) $(BWRAP) postgres-server hub-proxy
 	status=0; \
 	$(BIN)/ruff check . || status=$$?; \
 	$(BIN)/mypy || status=$$?; \

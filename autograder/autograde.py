@@ -26,6 +26,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import TextIO
 
+from tensorlab.grading.isolation import choose
 from tensorlab.grading.tasks import Case
 from tensorlab.grading.verify import Grading, NotebookResult, verify_notebook
 
@@ -41,6 +42,7 @@ class AutogradeSummary:
     seconds: float
     per_notebook_seconds: list[float]
     compute_seconds: list[float]
+    isolation: str = "namespaces"  # what ran the learner code of this run
 
 
 def file_hash(path: Path) -> str:
@@ -84,9 +86,9 @@ def _worker_context() -> BaseContext:
     return get_context("fork")
 
 
-def grade_one(assignment: str, notebook: str, timeout: float | None) -> tuple[dict, float]:
+def grade_one(assignment: str, notebook: str, timeout: float | None, isolation: str) -> tuple[dict, float]:
     started = time.perf_counter()
-    result = verify_notebook(Path(notebook), _GRADINGS[assignment], _CASES[assignment], timeout)
+    result = verify_notebook(Path(notebook), _GRADINGS[assignment], _CASES[assignment], timeout, isolation)
     return result.to_json(), time.perf_counter() - started
 
 
@@ -159,10 +161,17 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: float | None = None,
-              force: bool = False, stream: TextIO = sys.stderr, shard: tuple[int, int] | None = None) -> AutogradeSummary:
+              force: bool = False, stream: TextIO = sys.stderr, shard: tuple[int, int] | None = None,
+              isolation: str = "namespaces") -> AutogradeSummary:
     """Grade the submissions of ``assignments`` (all released ones when empty) that have no results
-    yet; with ``shard=(I, N)`` only shard I's share of them, so N machines can grade one course."""
+    yet; with ``shard=(I, N)`` only shard I's share of them, so N machines can grade one course.
+
+    Learner code runs in OS namespaces (``isolation="namespaces"``, the default): where they are not
+    available this raises IsolationUnavailableError before anything is graded, unless the instructor
+    chose ``"process"`` (the Python-level guards only). Each result records which one graded it.
+    """
     started = time.perf_counter()
+    isolation = choose(isolation)
     seed = course.secret_seed
     with course.gradebook() as gradebook:
         released = {assignment.name for assignment in gradebook.assignments}
@@ -189,7 +198,7 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
             progress.step(student, assignment, result.score, course.exercise(assignment).max_score)
 
         def arguments(student: str, assignment: str) -> tuple:
-            return assignment, str(course.submission(student, assignment)), timeout
+            return assignment, str(course.submission(student, assignment)), timeout, isolation
 
         if jobs <= 1:
             _start_worker(cases, gradings)
@@ -203,4 +212,5 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
                 for future in as_completed(futures):
                     finish(*futures[future], *future.result())
         progress.close()
-    return AutogradeSummary(len(todo), len(submissions) - len(todo), time.perf_counter() - started, per_notebook, compute)
+    return AutogradeSummary(len(todo), len(submissions) - len(todo), time.perf_counter() - started, per_notebook, compute,
+                            isolation)

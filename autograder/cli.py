@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=1, help="worker processes (submissions graded at once)")
     grade.add_argument("--timeout", type=float, help="seconds per graded function (default: the spec's)")
     grade.add_argument("--force", action="store_true", help="regrade submissions that already have results")
+    grade.add_argument("--isolation", choices=("namespaces", "process"), default="namespaces",
+                       help="namespaces (default): learner code in its own OS namespaces (bubblewrap), refused "
+                       "where unavailable; process: the Python-level guards only, for machines without them")
     grade.add_argument("--shard", metavar="I/N", help="grade only shard I (0 to N-1) of N: run N of these, on "
                        "N machines or a Kubernetes Indexed Job, into one shared gradebook")
     publish = step("publish", "make what students get: the student tree, the public cases, the pinned environment "
@@ -101,8 +104,10 @@ def run_course_step(args: argparse.Namespace) -> int:
         from .autograde import autograde, parse_shard
 
         shard = parse_shard(args.shard) if args.shard else None
-        summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force, shard=shard)
-        print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s")
+        summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force, shard=shard,
+                            isolation=args.isolation)
+        print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s, "
+              f"learner code isolated by {summary.isolation}")
     elif args.step == "feedback":
         from .outputs import write_feedback
 
@@ -138,13 +143,14 @@ def run_exercise_step(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tensorlab.grading.isolation import IsolationUnavailableError
     from tensorlab.grading.public_cases import PublicCasesError
 
     from .exercise import ExerciseError
 
     try:
         return run(argv)
-    except (ExerciseError, PublicCasesError, FileNotFoundError, FileExistsError) as error:
+    except (ExerciseError, PublicCasesError, IsolationUnavailableError, FileNotFoundError, FileExistsError) as error:
         print(f"tensorlab: {error}", file=sys.stderr)
         return 2
 

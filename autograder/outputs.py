@@ -92,7 +92,10 @@ def write_report(course: Course) -> str:
         figure.tight_layout()
         figure.savefig(reports / f"{assignment}-scores.png", dpi=100)
         plt.close(figure)
-        lines += [f"## {assignment}", "", f"{len(scores)} submissions, mean {sum(scores) / len(scores):.2f} / {max_score:g}", "",
+        isolations = Counter(str(data.get("isolation", "process")) for data in submissions)
+        graded_by = ", ".join(f"{count} in {kind}" for kind, count in sorted(isolations.items()))
+        lines += [f"## {assignment}", "", f"{len(scores)} submissions, mean {sum(scores) / len(scores):.2f} / {max_score:g}; "
+                  f"learner code isolated by: {graded_by}", "",
                   "| function | failed | why (most common) |", "|---|---|---|"]
         for index, function in enumerate(submissions[0]["functions"]):
             outcomes = [data["functions"][index]["outcome"] for data in submissions]

@@ -25,6 +25,7 @@ from .registry import workload
 ASSIGNMENT = "04-broadcasting"
 NOTEBOOK = "broadcasting"
 DEFAULT_SUBMISSIONS = 20
+ISOLATION = "auto"  # namespaces where bubblewrap works (what a course gets), else the process alone
 NBGRADER_SAMPLE = 20  # plain nbgrader is timed on this many submissions at most, then reported per notebook
 
 
@@ -63,8 +64,9 @@ def run_course_benchmark(submissions: int = DEFAULT_SUBMISSIONS) -> dict[str, fl
     with tempfile.TemporaryDirectory(prefix="tensorlab-bench-course-") as folder:
         course = make_course(Path(folder), submissions)
         quiet = io.StringIO()
-        one = autograde(course, [ASSIGNMENT], jobs=1, force=True, stream=quiet)
-        two = autograde(course, [ASSIGNMENT], jobs=2, force=True, stream=quiet)
+        one = autograde(course, [ASSIGNMENT], jobs=1, force=True, stream=quiet, isolation=ISOLATION)
+        two = autograde(course, [ASSIGNMENT], jobs=2, force=True, stream=quiet, isolation=ISOLATION)
+        bare = autograde(course, [ASSIGNMENT], jobs=1, force=True, stream=quiet, isolation="process")
         overhead = [total - compute for total, compute in zip(one.per_notebook_seconds, one.compute_seconds, strict=True)]
         sample = min(submissions, NBGRADER_SAMPLE)
         plain = time_plain_nbgrader(course, [student_name(n) for n in range(sample)])
@@ -72,7 +74,8 @@ def run_course_benchmark(submissions: int = DEFAULT_SUBMISSIONS) -> dict[str, fl
         "submissions": submissions, "jobs1": one.seconds, "jobs2": two.seconds, "speedup": one.seconds / two.seconds,
         "overhead_median": statistics.median(overhead), "overhead_max": max(overhead),
         "compute_median": statistics.median(one.compute_seconds),
-        "nbgrader": plain, "nbgrader_sample": sample,
+        "nbgrader": plain, "nbgrader_sample": sample, "isolation": one.isolation,
+        "isolation_added": statistics.median(one.per_notebook_seconds) - statistics.median(bare.per_notebook_seconds),
     }
 
 
@@ -99,6 +102,8 @@ def describe(numbers: dict[str, float]) -> str:
         f"- speedup with 2 jobs: {numbers['speedup']:.2f}x (target ≥ 1.7x)",
         f"- overhead per notebook beyond the learner's compute: median {numbers['overhead_median']:.2f} s, "
         f"max {numbers['overhead_max']:.2f} s (target ≤ 2 s); learner compute median {numbers['compute_median'] * 1000:.1f} ms",
+        *([f"- learner code isolated by {numbers['isolation']}: median added seconds per notebook over the process "
+           f"alone {numbers['isolation_added']:+.3f} s (target ≤ 0.1 s)"] if "isolation" in numbers else []),
     ])
 
 

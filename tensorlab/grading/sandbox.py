@@ -22,7 +22,7 @@ grandchild may no longer load), only when a job needs it. Each statement's sourc
 line per case to its own pipe: the plain-data result, or the exception raised, or that the
 result was not plain data; which inputs the call changed; and, where the exercise promises a
 view, whether the result shares memory with its input and its strides. The learner's own
-prints go to a log file, never to a result stream.
+prints go to /dev/null, never to a result stream.
 
 What the child writes to stdout, one JSON object a line: ``{"function": name, "case": line}``
 for each case line of a grandchild, then ``{"function": name, "ending": how}`` where ``how`` is
@@ -108,6 +108,20 @@ def install_audit_hook(workdir: str, reference: list[str], caught: list[str]) ->
             raise PermissionError(f"the grader does not allow {event} outside the working directory")
 
     sys.addaudithook(hook)
+    sys.meta_path.insert(0, RefusingFinder(reference, refuse_reference))
+
+
+class RefusingFinder:
+    """First on ``sys.meta_path``: an import of the reference by any route (``importlib.import_module``
+    bypasses ``__import__``) is refused and recorded, even where the package is not there to find
+    (in the grader's namespaces it is not even mounted)."""
+
+    def __init__(self, reference: list[str], refuse: Any) -> None:
+        self.reference, self.refuse = reference, refuse
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name.split(".")[0] in self.reference:
+            self.refuse(name.split(".")[0])
 
 
 class ForbiddenFunctions:
@@ -593,7 +607,7 @@ def grade_in_grandchild(request: dict, job: dict, plain: Any, results: Any) -> N
 def main() -> None:
     request = json.loads(sys.stdin.read())
     results = os.fdopen(os.dup(1), "w")
-    log = os.open("output.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    log = os.open(os.devnull, os.O_WRONLY)  # the learner's prints: read by no one, so they cost no disk and no points
     os.dup2(log, 1)
     os.dup2(log, 2)
     sys.stdout = sys.stderr = open(log, "w", closefd=False)

@@ -24,6 +24,7 @@ from typing import Any
 from . import plain
 from .compare import Raised
 from .extract import Program, read_program
+from .isolation import GRADER, WORKDIR, choose, wrap
 from .rules import REFERENCE_MODULES, bound_names, closure, is_within, rule_violations
 from .tasks import Case, Rules
 
@@ -81,17 +82,20 @@ class FunctionResult:
 class NotebookResult:
     functions: list[FunctionResult]
     broken_cells: list[str]
+    isolation: str = "process"  # what ran the learner's code: "namespaces" or "process" (isolation.py)
 
     @property
     def score(self) -> float:
         return sum(result.score for result in self.functions)
 
     def to_json(self) -> dict:
-        return {"functions": [asdict(result) for result in self.functions], "broken_cells": self.broken_cells}
+        return {"functions": [asdict(result) for result in self.functions], "broken_cells": self.broken_cells,
+                "isolation": self.isolation}
 
     @classmethod
     def from_json(cls, data: dict) -> NotebookResult:
-        return cls([FunctionResult(**result) for result in data["functions"]], data["broken_cells"])
+        return cls([FunctionResult(**result) for result in data["functions"]], data["broken_cells"],
+                   str(data.get("isolation", "process")))
 
 
 def child_environment(workdir: str) -> dict[str, str]:
@@ -101,13 +105,24 @@ def child_environment(workdir: str) -> dict[str, str]:
 
 
 SandboxRun = dict[str, tuple[list[dict], str]]  # function name -> (its case lines, how its process ended)
+SHOWN = 300  # characters of a problem shown to a learner (a returned value can be megabytes)
 START_SECONDS = 10.0  # the child's own start (Python, NumPy), on top of the functions' time
 
 
-def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int) -> SandboxRun:
-    """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG..."."""
+def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int,
+                   isolation: str = "auto") -> SandboxRun:
+    """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG...".
+
+    ``isolation`` (see isolation.py): "namespaces" runs the child under bubblewrap, "process" as a plain
+    child, "auto" the first that works here.
+    """
     timeout = max([timeout, *(graded.rules.at_least_seconds for graded, _ in jobs)])
     memory_mb = max([memory_mb, *(graded.rules.at_least_memory_mb for graded, _ in jobs)])
+    in_namespaces = choose(isolation) == "namespaces"
+    files = {"sandbox.py": str(SANDBOX), "plain.py": str(plain.__file__)}
+    harnesses = {graded.name: harness_location(graded.rules) for graded, _ in jobs}
+    files.update({f"harness_{Path(found[0]).name}": found[0] for found in harnesses.values() if found})
+    inside = {host: f"{GRADER}/{name}" if in_namespaces else host for name, host in files.items()}
     with tempfile.TemporaryDirectory(prefix="tensorlab-grade-") as root:
         workdir = Path(root, "work")
         workdir.mkdir()
@@ -118,21 +133,25 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
                  "statements": statements_used(program, graded.name),
                  "forbidden": list(graded.rules.forbidden), "view_of": graded.rules.view_of,
                  "no_mask_indexing": graded.rules.no_mask_indexing, "reference": reference_packages([(graded, cases)]),
-                 "ranks": graded.rules.ranks, "harness": harness_location(graded.rules)}
+                 "ranks": graded.rules.ranks, "harness": inside_harness(harnesses[graded.name], inside)}
                 for graded, cases in jobs
             ],
             "reference": reference_packages(jobs),
-            "plain_module": plain.__file__,
+            "plain_module": inside[str(plain.__file__)],
             "timeout": timeout,
             "cpu_seconds": max(1, int(timeout) + 1),
             "memory_bytes": memory_mb << 20,
         }
+        if in_namespaces:
+            command = wrap([sys.executable, "-I", inside[str(SANDBOX)]], {name: host for name, host in files.items()},
+                           child_environment(WORKDIR))
+            environment = {name: os.environ[name] for name in ("PATH", "LANG") if name in os.environ}
+        else:
+            command, environment = [sys.executable, "-I", str(SANDBOX)], child_environment(str(workdir))
         results_path = Path(root, "results.jsonl")
         with results_path.open("wb") as results:
-            child = subprocess.Popen(
-                [sys.executable, "-I", str(SANDBOX)], stdin=subprocess.PIPE, stdout=results,
-                stderr=subprocess.DEVNULL, cwd=workdir, env=child_environment(str(workdir)), start_new_session=True,
-            )
+            child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=results, stderr=subprocess.DEVNULL,
+                                     cwd=workdir, env=environment, start_new_session=True)
             ending = "exited"
             try:
                 child.communicate(json.dumps(request).encode(), timeout=START_SECONDS + (timeout + 1) * len(jobs))
@@ -144,11 +163,26 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
                 except ProcessLookupError:
                     pass
                 child.wait()
-            if ending == "exited" and child.returncode < 0:
-                ending = f"killed by {signal.Signals(-child.returncode).name}"
-            elif ending == "exited" and child.returncode != 0:
-                ending = f"exited with status {child.returncode}"
+            ending = how_it_ended(ending, child.returncode, in_namespaces)
         return parse_results(results_path.read_text(errors="replace"), [graded.name for graded, _ in jobs], ending)
+
+
+def inside_harness(found: list[str] | None, inside: dict[str, str]) -> list[str] | None:
+    """A harness's [file, function] as the sandbox child sees the file."""
+    return [inside[found[0]], found[1]] if found else None
+
+
+def how_it_ended(ending: str, returncode: int, in_namespaces: bool) -> str:
+    """ "exited", "timed out", "killed by SIG...", "exited with status N" (bwrap reports a signal as 128 + N)."""
+    if ending != "exited":
+        return ending
+    if in_namespaces and returncode > 128 and returncode - 128 in signal.valid_signals():
+        returncode = -(returncode - 128)
+    if returncode < 0:
+        return f"killed by {signal.Signals(-returncode).name}"
+    if returncode != 0:
+        return f"exited with status {returncode}"
+    return ending
 
 
 def statements_used(program: Program, function: str) -> list[int]:
@@ -266,6 +300,7 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
             return result("missing", f"{graded.name} is not written yet (it raises NotImplementedError)", number)
         problem = case_problem(rules, case, line, got)
         if problem:
+            problem = problem if len(problem) <= SHOWN else problem[:SHOWN - 1] + "…"  # what a learner reads stays short
             if case.visible:
                 said = f"\n  statement: {case.clause}" if case.clause else ""
                 message = (f"case {number + 1} of {len(cases)} failed\n  call:     {rules.describe_call(case.arguments)}"
@@ -281,9 +316,11 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
     return result("passed", f"all {len(cases)} cases pass", len(cases))
 
 
-def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None,
+                   isolation: str = "auto") -> NotebookResult:
     """Grade every function of ``exercise`` defined by ``program``: one sandbox child, one grandchild per function."""
     timeout = timeout or exercise.timeout
+    isolation = choose(isolation)
     early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
     for graded in exercise.graded:
         rules = graded.rules
@@ -293,23 +330,24 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
         elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0)
     to_run = [(graded, cases[graded.name]) for graded in exercise.graded if graded.name not in early]
-    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb) if to_run else {}
+    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb, isolation) if to_run else {}
     results = [
         early[graded.name] if graded.name in early
         else judge(graded, cases[graded.name], *ran[graded.name], timeout)
         for graded in exercise.graded
     ]
-    return NotebookResult(results, program.broken_cells)
+    return NotebookResult(results, program.broken_cells, isolation)
 
 
 def _assigned(statement: Any) -> set[str]:
     return bound_names(statement)
 
 
-def verify_notebook(path: Path, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None) -> NotebookResult:
+def verify_notebook(path: Path, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None,
+                    isolation: str = "auto") -> NotebookResult:
     try:
         program = read_program(path)
     except Exception as error:  # an unreadable notebook scores zero, with a reason
         program = Program(broken_cells=[f"the notebook could not be read: {type(error).__name__}: {error}"])
-    return verify_program(program, exercise, cases, timeout)
+    return verify_program(program, exercise, cases, timeout, isolation)
 
