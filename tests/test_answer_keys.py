@@ -126,3 +126,14 @@ def test_distribution_checks_a_notebook_with_only_its_own_wheel(distribution: Pa
     assert str(REPO_ROOT) not in located and str(tmp_path / "site") in located
     cases = json.loads((notebook.parent / "tensorlab-cases.json").read_text())
     assert [function["rules"]["name"] for function in cases["functions"]] == ["broadcast_shape", "broadcast_add", "expand_to"]
+
+
+def test_the_engine_never_imports_the_course_pipeline() -> None:
+    """One direction of imports: autograder/ uses tensorlab.grading, never the other way round."""
+    offenders = []
+    for path in sorted((REPO_ROOT / "tensorlab").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(REPO_ROOT)}: {module}" for module in modules if module.split(".")[0] == "autograder"]
+    assert not offenders
