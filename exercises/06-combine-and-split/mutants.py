@@ -49,6 +49,10 @@ def cat(tensors, dim):
 def cat(tensors, dim):
     return np.concatenate(tensors, axis=dim)
 '''),
+    Mutant("cat", "joins-with-np-r_", CAT_CHECKS + '''
+    moved = [np.moveaxis(array, dim, 0) for array in tensors]
+    return np.ascontiguousarray(np.moveaxis(np.r_[tuple(moved)], 0, dim))
+'''),
     Mutant("cat", "np-empty-without-dtype", CAT_CHECKS + '''
     shape = list(first.shape)
     shape[dim] = sum(array.shape[dim] for array in tensors)
@@ -280,6 +284,16 @@ def chunk_sizes(size, chunks):
     if chunks < 1:
         raise RuntimeError("chunks must be positive")
     return tuple(len(piece) for piece in np.array_split(np.zeros(size), chunks))
+'''),
+    Mutant("chunk_sizes", "empty-dim-before-the-chunks-check", '''
+def chunk_sizes(size, chunks):
+    if size == 0:
+        return (0,) * max(chunks, 0)
+    if chunks < 1:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    piece = -(-size // chunks)
+    full, rest = divmod(size, piece)
+    return (piece,) * full + ((rest,) if rest else ())
 '''),
     Mutant("chunk_sizes", "spreads-the-rest-like-tensor-split", '''
 def chunk_sizes(size, chunks):

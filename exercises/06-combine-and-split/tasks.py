@@ -21,8 +21,8 @@ __all__ = ["EXERCISE", "CAT", "CHUNK_SIZES", "STACK", "UNBIND_VIEWS"]
 DTYPES = (np.float64, np.float64, np.int64, np.float32, np.int32)  # float64 twice: the usual case
 NUMPY_JOINS = (
     "numpy.concatenate", "numpy.concat", "numpy.stack", "numpy.hstack", "numpy.vstack", "numpy.dstack",
-    "numpy.column_stack", "numpy.row_stack", "numpy.block",
-)
+    "numpy.column_stack", "numpy.row_stack", "numpy.block", "numpy.r_", "numpy.c_",
+)  # (np.append joins too, but a name-based ban on "append" would refuse list.append: see the grading issue)
 NUMPY_SPLITS = ("numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit")
 
 Layout = tuple[tuple[int, ...], tuple[int, ...], int]  # (shape, strides, storage offset) of one view
@@ -261,6 +261,8 @@ CHUNK_SIZES = Task(
                (2**60 + 1, 2)),
         Clause("raise RuntimeError when chunks is less than 1", (5, 0)),
         Clause("raise RuntimeError when chunks is less than 1", (5, -2)),
+        Clause("raise RuntimeError when chunks is less than 1 (also for a dim of size 0)", (0, 0)),
+        Clause("raise RuntimeError when chunks is less than 1 (also for a dim of size 0)", (0, -1)),
     ],
     random_case=random_chunk_case,
     hint="Each piece is ceil(size / chunks) long (integer arithmetic: -(-size // chunks)); cut pieces of that "

@@ -486,6 +486,14 @@ def loss_mismatch(layers, loss):
     if have == want:
         return None
 ''' + _FIX),
+    Mutant("loss_mismatch", "excuses-log-softmax-before-every-raw-score-loss", '''
+def loss_mismatch(layers, loss):
+''' + _WANTS + '''    if loss not in wants:
+        return None
+''' + _HAVE + '''    want = wants[loss]
+    if have == want or (want is None and have == "LogSoftmax"):
+        return None
+''' + _FIX),
     Mutant("loss_mismatch", "looks-only-at-the-very-last-layer", '''
 def loss_mismatch(layers, loss):
 ''' + _WANTS + '''    if loss not in wants:

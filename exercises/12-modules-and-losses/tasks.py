@@ -450,6 +450,8 @@ LOSS_MISMATCH = Task(
         Clause("`BCELoss` wants probabilities from `Sigmoid`", (["Linear", "Softmax"], "BCELoss")),
         Clause("`LogSoftmax` before `CrossEntropyLoss` is not a mismatch (log_softmax of log-probabilities changes nothing)",
                (["Linear", "LogSoftmax"], "CrossEntropyLoss")),
+        Clause("`BCEWithLogitsLoss` wants raw scores (`LogSoftmax` is excused before `CrossEntropyLoss` only)",
+               (["Linear", "LogSoftmax"], "BCEWithLogitsLoss")),
         Clause("`LogSigmoid` is an activation too", (["Linear", "LogSigmoid"], "CrossEntropyLoss")),
         Clause("`Dropout`, `Flatten` and `Identity` after the activation do not hide it", (["Linear", "Softmax", "Dropout"], "CrossEntropyLoss")),
         Clause("`Dropout`, `Flatten` and `Identity` after the activation do not hide it",

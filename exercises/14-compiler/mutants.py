@@ -24,6 +24,8 @@ ELIMINATE_DEAD_CODE = [
     Mutant("eliminate_dead_code", "drops-print", _dce(effect='op.endswith("_") or op.startswith("rand")')),
     Mutant("eliminate_dead_code", "drops-in-place-ops", _dce(effect='op == "print" or op.startswith("rand")')),
     Mutant("eliminate_dead_code", "drops-rand", _dce(effect='op == "print" or op.endswith("_")')),
+    Mutant("eliminate_dead_code", "side-effects-as-a-fixed-list", _dce(effect='op in ("print", "add_", "rand")')),
+    Mutant("eliminate_dead_code", "side-effects-by-substring", _dce(effect='op == "print" or "_" in op or "rand" in op')),
     Mutant("eliminate_dead_code", "drops-the-output-node", _dce(keep='op == "placeholder" or effect or name in needed')),
     Mutant("eliminate_dead_code", "keeps-side-effects-but-not-their-inputs", '''
 def eliminate_dead_code(nodes):
@@ -90,6 +92,9 @@ ELIMINATE_COMMON_SUBEXPRESSIONS = [
     Mutant("eliminate_common_subexpressions", "merges-prints", _cse(effect='op.endswith("_") or op.startswith("rand")')),
     Mutant("eliminate_common_subexpressions", "merges-random-draws", _cse(effect='op == "print" or op.endswith("_")')),
     Mutant("eliminate_common_subexpressions", "merges-in-place-ops", _cse(effect='op == "print" or op.startswith("rand")')),
+    Mutant("eliminate_common_subexpressions", "side-effects-as-a-fixed-list", _cse(effect='op in ("print", "add_", "rand")')),
+    Mutant("eliminate_common_subexpressions", "side-effects-by-substring",
+           _cse(effect='op == "print" or "_" in op or "rand" in op')),
     Mutant("eliminate_common_subexpressions", "treats-every-op-as-commutative",
            _cse(key="(op, tuple(sorted(args, key=str)))")),
     Mutant("eliminate_common_subexpressions", "compares-ops-only", _cse(key="op")),

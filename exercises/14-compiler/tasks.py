@@ -183,6 +183,12 @@ ELIMINATE_DEAD_CODE = Task(
                (graph(("mul", "mul", ("x", 2.0)), ("add_", "add_", ("x", "mul")), ("sin", "sin", ("x",)), output=("sin",)),)),
         Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",
                (graph(("rand", "rand", (3,)), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",  # every member of the families, not only add_ and rand
+               (graph(("mul_", "mul_", ("x", 2.0)), ("relu_", "relu_", ("x",)), ("randn", "randn", (3,)),
+                      ("randint", "randint", (0, 5, (2,))), ("sin", "sin", ("x",)), output=("sin",)),)),
+        Clause("a pure op whose name only contains `_` (not at its end) or `rand` (not at its start) has no side effect",
+               (graph(("log_softmax", "log_softmax", ("x", 0)), ("operand", "operand", ("x",)), ("sin", "sin", ("x",)),
+                      output=("sin",)),)),
         Clause("Return the kept nodes as they are, in their order", (graph(
             ("b", "sin", ("x",)), ("a", "cos", ("x",)), ("c", "exp", ("x",)), ("d", "add", ("b", "a")), output=("d",)),)),
         Clause("the output may return several values", (graph(
@@ -215,6 +221,13 @@ ELIMINATE_COMMON_SUBEXPRESSIONS = Task(
             ("rand", "rand", (3,)), ("rand_1", "rand", (3,)), ("add", "add", ("rand", "rand_1"))),)),
         Clause("nodes with a side effect are never merged", (graph(
             ("add_", "add_", ("x", 1.0)), ("add__1", "add_", ("x", 1.0)), ("sin", "sin", ("x",))),)),
+        Clause("nodes with a side effect are never merged", (graph(  # every member of the families
+            ("randn", "randn", (3,)), ("randn_1", "randn", (3,)), ("mul_", "mul_", ("x", 2.0)), ("mul__1", "mul_", ("x", 2.0)),
+            ("add", "add", ("randn", "randn_1"))),)),
+        Clause("a pure op whose name only contains `_` (not at its end) or `rand` (not at its start) is merged", (graph(
+            ("log_softmax", "log_softmax", ("x", 0)), ("log_softmax_1", "log_softmax", ("x", 0)),
+            ("operand", "operand", ("x",)), ("operand_1", "operand", ("x",)),
+            ("add", "add", ("log_softmax", "log_softmax_1")), ("sub", "sub", ("operand", "operand_1"))),)),
         Clause("keep the first of the equal nodes", (graph(
             ("exp", "exp", ("x",)), ("neg", "neg", ("x",)), ("exp_1", "exp", ("x",)), ("add", "add", ("exp_1", "neg"))),)),
     ],
