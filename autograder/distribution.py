@@ -96,11 +96,15 @@ def pinned_constraints(repo: Path) -> str:
     """The project's own pins (torch's CPU build), then every installed distribution's version as it is here."""
     from importlib.metadata import distributions
 
-    own = (repo / "constraints.txt").read_text() if (repo / "constraints.txt").exists() else ""
-    pinned = {line.split("==")[0].strip().lower() for line in own.splitlines() if "==" in line}
+    own_file = repo / "constraints.txt"
+    own = [line.strip() for line in (own_file.read_text().splitlines() if own_file.exists() else []) if "==" in line
+           and not line.lstrip().startswith("#")]
+    pinned = {line.split("==")[0].strip().lower() for line in own}
     here = sorted({f"{dist.metadata['Name']}=={dist.version}" for dist in distributions()
                    if dist.metadata["Name"] and dist.metadata["Name"].lower() not in pinned | {"tensorlab"}}, key=str.lower)
-    return own + "# the versions the course was tested with\n" + "\n".join(here) + "\n"
+    header = ("# The versions this course was tested with: `pip install -c constraints.txt -r requirements.txt`\n"
+              "# installs these and nothing newer (torch pinned: an unpinned torch can pull a multi-GB GPU build).\n")
+    return header + "\n".join(own + here) + "\n"
 
 
 def publish(course: Course, out: Path, make_zip: bool = False, repo: Path = REPO_ROOT) -> Path:
