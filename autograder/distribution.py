@@ -100,11 +100,21 @@ def pinned_constraints(repo: Path) -> str:
     own = [line.strip() for line in (own_file.read_text().splitlines() if own_file.exists() else []) if "==" in line
            and not line.lstrip().startswith("#")]
     pinned = {line.split("==")[0].strip().lower() for line in own}
-    here = sorted({f"{dist.metadata['Name']}=={dist.version}" for dist in distributions()
-                   if dist.metadata["Name"] and dist.metadata["Name"].lower() not in pinned | {"tensorlab"}}, key=str.lower)
+    found: dict[str, str] = {}  # one version per name, from this environment's site-packages only (not the
+    for dist in distributions(path=site_packages()):  # copies some packages vendor, which pip would see twice)
+        name = dist.metadata["Name"]
+        if name and name.lower() not in pinned | {"tensorlab"}:
+            found.setdefault(name.lower(), f"{name}=={dist.version}")
+    here = sorted(found.values(), key=str.lower)
     header = ("# The versions this course was tested with: `pip install -c constraints.txt -r requirements.txt`\n"
               "# installs these and nothing newer (torch pinned: an unpinned torch can pull a multi-GB GPU build).\n")
     return header + "\n".join(own + here) + "\n"
+
+
+def site_packages() -> list[str]:
+    import sysconfig
+
+    return sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
 
 
 def publish(course: Course, out: Path, make_zip: bool = False, repo: Path = REPO_ROOT) -> Path:

@@ -92,7 +92,9 @@ def test_distribution_is_the_tree_the_wheel_and_two_commands(distribution: Path)
                             ".venv/bin/jupyter lab course"]
     (wheel,) = (distribution / "wheels").glob("tensorlab-*.whl")
     assert (distribution / "requirements.txt").read_text().strip() == f"./wheels/{wheel.name}"
-    assert "torch==2.13.0" in (distribution / "constraints.txt").read_text()
+    pins = [line.split("==")[0].lower() for line in (distribution / "constraints.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert "torch" in pins and len(pins) == len(set(pins)) > 20  # one version per package, or pip cannot resolve
     for folder in exercise_folders():
         released = distribution / "course" / "exercises" / folder.name
         assert sorted(path.name for path in released.iterdir()) == sorted([folder.notebook_path.name, "tensorlab-cases.json"])
