@@ -239,6 +239,21 @@ def averaging(**changes: str) -> str:
 
 
 MUTANTS += [
+    Mutant("attach_gradient_averaging", "reduces and divides the hook's argument in place", '''
+import torch
+import torch.distributed as dist
+
+def attach_gradient_averaging(model, group):
+    world = dist.get_world_size(group)
+
+    def average(grad):
+        dist.all_reduce(grad, group=group)
+        grad /= world
+
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            parameter.register_hook(average)
+'''),
     Mutant("attach_gradient_averaging", "sums the gradients instead of averaging them", averaging(returned="total")),
     Mutant("attach_gradient_averaging", "divides by a world size of 2, written down", averaging(world="2")),
     Mutant("attach_gradient_averaging", "divides by the whole world's size, not the group's", averaging(world="dist.get_world_size()")),

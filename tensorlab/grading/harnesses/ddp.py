@@ -3,7 +3,8 @@ attach its gradient averaging, run this rank's forward and backward, return the 
 
 Every rank builds the same small MLP (Linear, Tanh, Linear in float64) from the case's weights
 and takes its own shard of the batch. Whatever the learner's hooks do happens inside
-``loss.backward()``, exactly when DDP's own hooks would run.
+``loss.backward()``, exactly when DDP's own hooks would run; a hook that changes the gradient it is
+given in place (the statement asks for a reduced copy) makes the case raise.
 """
 
 from __future__ import annotations
@@ -35,8 +36,46 @@ def gradient_averaging_case(function: Any, arguments: tuple, rank: int, groups: 
     if rank >= world:
         return None
     model = mlp(weights)
+    watch = ArgumentWatch(list(model.parameters()))
     function(model, groups[world])
+    watch.close()
     prediction = model(torch.from_numpy(np.array(inputs[rank])))
     loss = ((prediction - torch.from_numpy(np.array(targets[rank]))) ** 2).mean()
     loss.backward()
+    if watch.changed:
+        raise RuntimeError("a gradient hook changed its argument in place (autograd's gradient): reduce a copy "
+                           "and return it")
     return [None if p.grad is None else p.grad.detach().numpy().copy() for p in model.parameters()]
+
+
+class ArgumentWatch:
+    """Did the learner's tensor hooks change the gradient they were given in place?
+
+    A hook registered before the learner's (it runs first) notes the gradient and its version counter; one
+    registered after them (it runs last, before the gradient is accumulated) checks that counter. An in-place
+    op bumps it; a post-accumulate-grad hook, which may change ``p.grad`` in place by design, runs later.
+    """
+
+    def __init__(self, parameters: list) -> None:
+        self.parameters = parameters
+        self.given: dict[int, tuple[Any, int]] = {}
+        self.changed: list[int] = []
+        for index, parameter in enumerate(parameters):
+            parameter.register_hook(self.first(index))
+
+    def first(self, index: int) -> Any:
+        def note(grad: Any) -> None:
+            self.given[index] = (grad, grad._version)
+        return note
+
+    def last(self, index: int) -> Any:
+        def check(grad: Any) -> None:
+            given, version = self.given.get(index, (None, 0))
+            if given is not None and given._version != version:
+                self.changed.append(index)
+        return check
+
+    def close(self) -> None:
+        """Register the last hooks: after the learner's."""
+        for index, parameter in enumerate(self.parameters):
+            parameter.register_hook(self.last(index))
