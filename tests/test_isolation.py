@@ -22,7 +22,7 @@ import nbformat
 import pytest
 
 from autograder.cli import main
-from tensorlab.grading.isolation import WORKDIR, namespaces_available, wrap
+from tensorlab.grading.isolation import WORKDIR, namespaces_available, python_roots, wrap
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT, NOTEBOOK = "04-broadcasting", "broadcasting"
@@ -197,12 +197,21 @@ def test_the_check_command_meets_the_same_walls(course: Path, server: socket.soc
 def test_the_namespace_sees_only_the_interpreter_its_packages_and_an_empty_workdir() -> None:
     probe = ("import os, json, socket\n"
              "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); c = socket.create_connection(s.getsockname())\n"
+             "walls = {top: sorted(os.listdir(top)) for top in ('/etc', '/home', '/root', '/tmp', '/work') if os.path.isdir(top)}\n"
              "print(json.dumps({'root': sorted(os.listdir('/')), 'cwd': os.getcwd(), 'work': os.listdir('.'),"
-             " 'uid': os.getuid(), 'pid': os.getpid(), 'env': sorted(os.environ), 'loopback': True}))")
+             " 'uid': os.getuid(), 'pid': os.getpid(), 'env': sorted(os.environ), 'loopback': True, 'walls': walls}))")
     command = wrap([sys.executable, "-I", "-c", probe], {}, {"HOME": WORKDIR})
     seen = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=60).stdout)
     assert seen["cwd"] == WORKDIR and seen["work"] == [] and seen["uid"] == 65534 and seen["pid"] < 10
-    assert "etc" not in seen["root"] and "home" not in seen["root"] and "tmp" not in seen["root"]
+    assert "etc" not in seen["root"]
+    # /home, /root, /tmp or /work appear only as the way to the Python installation and its packages (the
+    # venv of a clone under /tmp, say), holding nothing else
+    ways: dict[str, set[str]] = {}
+    for root in python_roots():
+        if len(Path(root).parts) > 2:
+            ways.setdefault(Path(root).parts[1], set()).add(Path(root).parts[2])
+    for top, names in seen["walls"].items():
+        assert set(names) <= ways.get(top.strip("/"), set()), (top, names)
     assert set(seen["env"]) <= {"HOME", "PWD", "LC_CTYPE"} and seen["loopback"]  # (PWD: bwrap; LC_CTYPE: Python)
 
 

@@ -164,6 +164,8 @@ def einsum_shape(equation, shapes):
            labels_with(IMPLICIT="sorted((label for label in set(letters) if letters.count(label) == 1), key=lambda c: (c.isupper(), c))")),
     Mutant("einsum_shape", "implicit-output-sorted-ignoring-case",
            labels_with(IMPLICIT="sorted((label for label in set(letters) if letters.count(label) == 1), key=str.lower)")),
+    Mutant("einsum_shape", "implicit-output-sorted-ignoring-case-in-order-of-appearance",
+           labels_with(IMPLICIT="sorted((label for label in dict.fromkeys(letters) if letters.count(label) == 1), key=str.lower)")),
     Mutant("einsum_shape", "size-1-does-not-broadcast", labels_with(BAD_PAIR="label in sizes and size != sizes[label]")),
     Mutant("einsum_shape", "first-size-wins", labels_with(KEEP="sizes.get(label, size)")),
     Mutant("einsum_shape", "ellipsis-dims-aligned-on-the-left", labels_with(ALIGN="d")),

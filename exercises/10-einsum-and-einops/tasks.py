@@ -241,8 +241,9 @@ SHAPE_CLAUSES = [
     Clause(IMPLICIT, ("ji", [(2, 3)])),
     Clause(IMPLICIT, ("ib,Ab", [(2, 3), (5, 3)])),
     Clause(IMPLICIT, ("i...,ij", [(2, 3, 4), (2, 5)])),
-    Clause(IMPLICIT, ("bB", [(2, 3)])),  # a case-blind sort puts b first
+    Clause(IMPLICIT, ("bB", [(2, 3)])),  # a case-blind sort puts b first (or B, by the luck of a set's order)...
     Clause(IMPLICIT, ("b,B", [(2,), (3,)])),
+    Clause(IMPLICIT, ("aAbB", [(2, 3, 4, 5)])),  # ...but here it interleaves the cases whatever the order of ties
     Clause(DIAGONAL, ("iij->ji", [(3, 3, 2)])),
     Clause(DIAGONAL, ("ii->i", [(3, 4)])),
     Clause(DIAGONAL, ("ii->i", [(1, 3)])),  # within one operand a size 1 does not broadcast
