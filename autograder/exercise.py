@@ -28,6 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tensorlab.grading.extract import is_locked_test_cell
 from tensorlab.grading.public_cases import encode_document
 from tensorlab.grading.tasks import Alternative, Case, Exercise, Mutant, Task
 from tensorlab.grading.verify import Graded, Grading
@@ -60,11 +61,6 @@ def module_name(folder: Path, stem: str) -> str:
     """A module name per folder and file, so two folders' tasks.py never replace each other."""
     tag = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:8]
     return f"tensorlab_exercise_{tag}_{stem}"
-
-
-def is_test_cell(cell: Any) -> bool:
-    grading = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(grading.get("grade")) and not grading.get("solution")
 
 
 def checked_names(source: str) -> list[str]:
@@ -122,7 +118,7 @@ class ExerciseFolder:
         """Function name -> (grade_id, points) of the locked test cell that checks it."""
         found: dict[str, tuple[str, float]] = {}
         for cell in self.notebook.cells:
-            if cell.cell_type != "code" or not is_test_cell(cell):
+            if cell.cell_type != "code" or not is_locked_test_cell(cell):
                 continue
             grading = cell.metadata["nbgrader"]
             names = checked_names(cell.source)

@@ -96,14 +96,14 @@ def grader_scores(folder: ExerciseFolder, function: str, cells: dict[int, str],
 
 
 def released_scores(folder: ExerciseFolder, seed: int = DEFAULT_SEEDS[0]) -> dict[str, float]:
-    """Each function's score for the notebook as released (solution cells replaced by nbgrader's stub)."""
-    from nbgrader.preprocessors import ClearSolutions
+    """Each function's score for the notebook exactly as students get it (nbgrader's release preprocessors)."""
+    import nbformat
 
     from tensorlab.grading.verify import verify_program
 
-    from .student_tree import CODE_STUB
+    from .student_tree import released_notebook
 
-    released, _ = ClearSolutions(code_stub={"python": CODE_STUB}).preprocess(folder.notebook, {})
+    released = nbformat.reads(released_notebook(folder.notebook_path), as_version=4)
     cells = {number: cell.source for number, cell in enumerate(released.cells, start=1)
              if cell.cell_type == "code" and not is_locked_test_cell(cell)}
     result = verify_program(program_of(cells), folder.grading, folder.cases(seed))
@@ -112,9 +112,8 @@ def released_scores(folder: ExerciseFolder, seed: int = DEFAULT_SEEDS[0]) -> dic
 
 def findings(folder: ExerciseFolder, seeds: tuple[int, ...]) -> Iterator[Finding]:
     """Every proof, in order: solution, released notebook, mutants, alternatives."""
-    grading = folder.grading
+    grading, cells = folder.grading, code_cells(folder)
     for graded in grading.graded:
-        cells = code_cells(folder)
         verdict, scores = check_verdict(folder, graded.name, cells), grader_scores(folder, graded.name, cells, seeds)
         problems = ([verdict] if verdict != "passed" else []) + (
             [f"the grader gives it {scores}"] if scores != [graded.points] * len(seeds) else [])

@@ -3,8 +3,9 @@
 It grades the learner's function exactly as the autograder will, on the public cases that came
 with the exercise (``tensorlab-cases.json``, next to the notebook): the same static rules
 (building blocks, forbidden functions, loops), the same sandboxed child process (where the
-reference cannot be imported), the same comparison; the autograder adds hidden cases. So a check that passes here fails in grading only on a
-hidden random case, never because the two disagree about the rules. The code it grades is what
+reference cannot be imported), the same comparison; the autograder adds hidden cases. So a
+check that passes here fails in grading only on a hidden random case, never because the two
+disagree about the rules. The code it grades is what
 the kernel ran: the notebook's cells from the kernel's history (outside IPython, the function's
 module). It prints what passed, or stops with a message written for a learner: the call,
 expected vs got, the sentence of the statement at stake, and a hint. Feedback only: the score

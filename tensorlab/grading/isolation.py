@@ -45,7 +45,8 @@ class IsolationUnavailableError(RuntimeError):
     """Namespaces were asked for and cannot be had here."""
 
 
-def system_mounts() -> list[str]:
+@cache
+def system_mounts() -> tuple[str, ...]:
     """/usr read-only, and /bin, /lib... as the symlinks (merged /usr) or read-only folders they are here."""
     arguments = ["--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -54,10 +55,11 @@ def system_mounts() -> list[str]:
             arguments += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             arguments += ["--ro-bind", str(path), str(path)]
-    return arguments
+    return tuple(arguments)
 
 
-def python_roots() -> list[str]:
+@cache
+def python_roots() -> tuple[str, ...]:
     """The folders Python needs, outermost first: its installation, the virtual environment, site-packages."""
     candidates = [sys.base_prefix, sys.prefix, *site.getsitepackages(), sysconfig.get_paths()["purelib"]]
     roots: list[str] = []
@@ -66,10 +68,11 @@ def python_roots() -> list[str]:
         if os.path.isdir(real) and not real.startswith("/usr/") and not any(
                 real == root or real.startswith(root + os.sep) for root in roots):
             roots.append(real)
-    return roots
+    return tuple(roots)
 
 
-def hidden_packages() -> list[str]:
+@cache
+def hidden_packages() -> tuple[str, ...]:
     """tensorlab's and autograder's folders where they lie inside a mounted root (a regular install):
     covered by an empty tmpfs, so graded code cannot even list them."""
     import importlib.util
@@ -78,8 +81,7 @@ def hidden_packages() -> list[str]:
     for package in ("tensorlab", "autograder"):
         spec = importlib.util.find_spec(package)
         folders += [os.path.realpath(location) for location in (spec.submodule_search_locations or [])] if spec else []
-    roots = python_roots()
-    return [folder for folder in folders if any(folder.startswith(root + os.sep) for root in roots)]
+    return tuple(folder for folder in folders if any(folder.startswith(root + os.sep) for root in python_roots()))
 
 
 def wrap(command: list[str], grader_files: dict[str, str], environment: dict[str, str]) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .acceptors import ACCEPTORS
 from .compare import Raised, Tolerance, describe, difference
 from .rules import PURE_STANDARD_LIBRARY
 
@@ -81,8 +82,6 @@ class Rules:
     def problem(self, case: Arguments, expected: Any, got: Any) -> str | None:
         """None when ``got`` is right for ``case``; else what is wrong."""
         if self.accept is not None and not isinstance(expected, Raised) and not isinstance(got, Raised):
-            from .acceptors import ACCEPTORS
-
             return ACCEPTORS[self.accept](case, expected, got)
         return difference(expected, got, self.tolerance)
 

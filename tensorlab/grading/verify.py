@@ -327,7 +327,7 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
         violations = rule_violations(program.statements, graded.name, rules.forbidden, rules.vectorised, rules.building_blocks, rules.only)
         if violations:
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
-        elif not any(graded.name in {getattr(s, "name", None)} or graded.name in _assigned(s) for s in program.statements):
+        elif not any(graded.name in {getattr(s, "name", None)} or graded.name in bound_names(s) for s in program.statements):
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0)
     to_run = [(graded, cases[graded.name]) for graded in exercise.graded if graded.name not in early]
     ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb, isolation) if to_run else {}
@@ -337,10 +337,6 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
         for graded in exercise.graded
     ]
     return NotebookResult(results, program.broken_cells, isolation)
-
-
-def _assigned(statement: Any) -> set[str]:
-    return bound_names(statement)
 
 
 def verify_notebook(path: Path, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None,
