@@ -136,19 +136,17 @@ class ExerciseFolder:
 
     @cached_property
     def solution_cells(self) -> dict[str, str]:
-        """Function name -> the source of its solution cell (grade_id ``<name>_solution`` or one that defines it)."""
-        cells: dict[str, str] = {}
-        for cell in self.notebook.cells:
-            grading = cell.get("metadata", {}).get("nbgrader", {})
-            if cell.cell_type == "code" and grading.get("solution"):
-                grade_id = str(grading.get("grade_id", ""))
-                for task in self.exercise.tasks:
-                    if grade_id == f"{task.name}_solution":
-                        cells[task.name] = cell.source
-        return cells
+        """Function name -> the source of its answer cell (nbgrader grade_id ``<name>_solution``)."""
+        by_grade_id = {f"{name}_solution": name for name in self.tasks}
+        return {by_grade_id[cell.metadata["nbgrader"]["grade_id"]]: cell.source for cell in self.notebook.cells
+                if cell.cell_type == "code" and cell.get("metadata", {}).get("nbgrader", {}).get("solution")
+                and cell.metadata["nbgrader"].get("grade_id") in by_grade_id}
 
     @cached_property
     def tasks(self) -> dict[str, Task]:
+        strangers = [type(task).__name__ for task in self.exercise.tasks if not isinstance(task, Task)]
+        if strangers:
+            raise ExerciseError(f"{self.path / 'tasks.py'}: EXERCISE.tasks holds {strangers[0]}, not a Task")
         return {task.name: task for task in self.exercise.tasks}
 
     def problems(self) -> list[str]:
@@ -159,9 +157,6 @@ class ExerciseFolder:
             return [str(problem)]
         found = []
         for name, task in tasks.items():
-            if not isinstance(task, Task):
-                found.append(f"{self.path / 'tasks.py'}: EXERCISE.tasks holds {type(task).__name__}, not a Task")
-                continue
             if name not in cells:
                 found.append(f"{self.notebook_path}: no locked test cell calls check({name!r}, {name}) "
                              "(mark it 'Autograder tests' with points in nbgrader)")
