@@ -34,7 +34,7 @@ def check_notebook(path: Path, timeout: float | None = None, cases_path: Path | 
         print(f"! skipped {cell}")
     for function in result.functions:
         mark = "✓" if function.outcome == "passed" else "✗"
-        print(f"{mark} {function.name} ({function.score:g}/{function.max_score:g}): {function.message}")
+        print(f"{mark} {function.name} ({function.score:g}/{function.max_score:g}): {function.feedback}")
     print(f"public checks: {result.score:g}/{grading.max_score:g} points (grading adds hidden cases; "
           f"your code ran isolated by {result.isolation})")
     return 0 if result.score == grading.max_score else 1

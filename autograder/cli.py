@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "notebook zero, mutants lose points, alternatives keep them, under 10 seeds")
     validate.add_argument("directory", type=Path)
     validate.add_argument("--seeds", type=int, default=10, help="how many course seeds (default 10)")
+    known = exercise_steps.add_parser("misconceptions", help="fingerprint each mutant's outcomes on the public "
+                                      "cases, so check() can name a known mistake (writes misconceptions.json)")
+    known.add_argument("directory", type=Path)
 
     tree = commands.add_parser("student-tree", help="build the notebooks a student works in (no solutions)")
     tree.add_argument("directory", type=Path, nargs="?", default=Path("build/student"),
@@ -135,6 +138,12 @@ def run_exercise_step(args: argparse.Namespace) -> int:
         files = new_exercise(args.directory)
         print("\n".join(str(file) for file in files))
         print(f"next: tensorlab exercise validate {args.directory}")
+        return 0
+    if args.step == "misconceptions":
+        from .exercise import load_folder
+        from .misconceptions import write_misconceptions
+
+        print(write_misconceptions(load_folder(args.directory)))
         return 0
     from .validate import DEFAULT_SEEDS, validate
 

@@ -8,6 +8,8 @@
                                           rules, hints) and ``EXERCISE = Exercise(notebook=..., tasks=...)``
     exercises/NN-topic/mutants.py         ``MUTANTS``: known-wrong answer cells that must lose points
     exercises/NN-topic/alternatives.py    ``ALTERNATIVES``: correct answer cells written another way
+    exercises/NN-topic/misconceptions.json  the mutants' fingerprints on the public cases (generated:
+                                          ``tensorlab exercise misconceptions``), for check()'s third tier
 
 The folder stays on the instructor's side; students get the released notebook and the public cases
 (``public_document``) only. ``ExerciseError`` names what is wrong with a folder, and the file, in
@@ -22,7 +24,7 @@ import importlib.util
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
@@ -36,6 +38,7 @@ from tensorlab.grading.verify import Graded, Grading
 __all__ = ["REPO_EXERCISES", "ExerciseFolder", "ExerciseError", "exercise_folders", "find_task", "folder_of", "load_folder"]
 
 REPO_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+MISCONCEPTIONS_FILE = "misconceptions.json"  # written by tensorlab exercise misconceptions (misconceptions.py)
 
 
 class ExerciseError(ValueError):
@@ -189,10 +192,24 @@ class ExerciseFolder:
             raise ExerciseError("; ".join(problems))  # one line, every problem
 
     @cached_property
+    def misconceptions(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        """Function -> its known mistakes' (fingerprint, mistake, nudge), from misconceptions.json (written by
+        ``tensorlab exercise misconceptions``); none when the file is absent."""
+        path = self.path / MISCONCEPTIONS_FILE
+        if not path.is_file():
+            return {}
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            return {str(name): tuple((str(a), str(b), str(c)) for a, b, c in found) for name, found in rows.items()}
+        except (ValueError, TypeError, AttributeError) as error:
+            raise ExerciseError(f"{path}: damaged ({error}); write it again with tensorlab exercise misconceptions") from None
+
+    @cached_property
     def grading(self) -> Grading:
-        """What the grader grades in this notebook: each task's rules with its test cell's points."""
+        """What the grader grades in this notebook: each task's rules (and known mistakes) with its test cell's points."""
         self.validate_structure()
-        graded = tuple(Graded(task.rules(), self.grade_cells[task.name][1], self.grade_cells[task.name][0])
+        graded = tuple(Graded(replace(task.rules(), misconceptions=self.misconceptions.get(task.name, ())),
+                              self.grade_cells[task.name][1], self.grade_cells[task.name][0])
                        for task in self.exercise.tasks)
         return Grading(self.exercise.notebook, graded, self.exercise.timeout, self.exercise.memory_mb)
 
@@ -200,7 +217,7 @@ class ExerciseFolder:
         """Every graded function's cases under the course's secret ``seed``; ``None``: the public ones."""
         if seed is None:
             return {name: task.public_cases() for name, task in self.tasks.items()}
-        return {name: task.cases(seed) for name, task in self.tasks.items()}
+        return {name: task.graded_cases(seed) for name, task in self.tasks.items()}
 
     def public_document(self) -> dict:
         """The released ``tensorlab-cases.json``: rules, points and public cases as plain data."""

@@ -43,6 +43,13 @@ FEEDBACK_PAGE = """<!doctype html>
 """
 
 
+def hint_line(function: dict) -> str:
+    """A failure's question (results written before hints existed have none)."""
+    hint, known = str(function.get("hint") or ""), str(function.get("misconception") or "")
+    text = f"<br><em>Something to think about:</em> {html.escape(hint)}" if hint else ""
+    return text + (f"<br><em>A known mistake gives these results:</em> {html.escape(known)}" if known else "")
+
+
 def write_feedback(course: Course) -> list[Path]:
     """One HTML page per student and assignment: per function, points and the learner message.
 
@@ -55,7 +62,7 @@ def write_feedback(course: Course) -> list[Path]:
         rows = "\n".join(
             f"<tr><td><code>{html.escape(f['name'])}</code></td><td>{f['score']:g} / {f['max_score']:g}</td>"
             f"<td class=\"{'passed' if f['outcome'] == 'passed' else 'other'}\">{html.escape(f['outcome'])}: "
-            f"{html.escape(f['message'])}</td></tr>"
+            f"{html.escape(f['message'])}{hint_line(f)}</td></tr>"
             for f in data["functions"]
         )
         broken = "".join(f"<p>Skipped (does not parse): {html.escape(cell)}</p>" for cell in data["broken_cells"])

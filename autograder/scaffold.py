@@ -22,7 +22,10 @@ rules and the same comparison as the grader, which adds hidden cases.
 ## 1. `row_sums(x)` (2 points)
 
 `x` is a 2-d array. Return the sum of each row, as a 1-d array of `x`'s dtype. Raise `ValueError`
-when `x` is not 2-d. An empty row sums to 0.
+when `x` is not 2-d. An empty row sums to 0. The cases hold float64 and int64 arrays of 0 to 4 rows
+and columns, and arrays that are not 2-d.
+
+You may use `.sum`, `np.add.reduce`, `np.ones`, `@` and Python's plain builtins.
 """
 
 SETUP = "import numpy as np\nfrom tensorlab.grading import check"
@@ -71,7 +74,10 @@ ROW_SUMS = Task(
         Clause("raise ValueError when x is not 2-d", (np.arange(3.0),)),
     ],
     random_case=random_row_sums_case,
-    hint="Sum along axis 1 (the columns of each row); check x.ndim first.",
+    inputs=("The cases hold float64 and int64 arrays of 0 to 4 rows and columns, and arrays that are not "
+            "2-d."),
+    allowed=("sum", "add", "reduce", "ones"),  # the statement lists the same names
+    hint="Which axis runs along a row, and what should happen before any sum when x is not 2-d?",
 )
 
 EXERCISE = Exercise(notebook="{notebook}", tasks=(ROW_SUMS,))

@@ -24,13 +24,12 @@ from pathlib import Path
 from tensorlab.grading.check import CheckFailed, check_cells
 from tensorlab.grading.extract import is_locked_test_cell, program_of
 from tensorlab.grading.public_cases import decode_document
-from tensorlab.grading.rules import rule_violations
 from tensorlab.grading.tasks import Case
 from tensorlab.grading.verify import Grading, judge, run_in_sandbox
 
 from .exercise import ExerciseFolder, load_folder
 
-__all__ = ["DEFAULT_SEEDS", "Finding", "check_verdict", "code_cells", "grader_scores", "released_scores", "validate"]
+__all__ = ["DEFAULT_SEEDS", "Finding", "check_failure", "check_verdict", "code_cells", "grader_scores", "released_scores", "validate"]
 
 DEFAULT_SEEDS = tuple(20240613 + 7919 * k for k in range(10))
 
@@ -61,19 +60,27 @@ def code_cells(folder: ExerciseFolder, function: str | None = None, answer: str 
     return cells
 
 
-def check_verdict(folder: ExerciseFolder, function: str, cells: dict[int, str]) -> str:
-    """``"passed"``, or the message ``check()`` stops with."""
+def check_failure(folder: ExerciseFolder, function: str, cells: dict[int, str]) -> CheckFailed | None:
+    """What ``check()`` stops with (its message and verdict), or None when it passes."""
     try:
         check_cells(function, cells, public(folder))
     except CheckFailed as failure:
-        return str(failure)
-    return "passed"
+        return failure
+    return None
+
+
+def check_verdict(folder: ExerciseFolder, function: str, cells: dict[int, str]) -> str:
+    """``"passed"``, or the message ``check()`` stops with."""
+    failure = check_failure(folder, function, cells)
+    return "passed" if failure is None else str(failure)
 
 
 @cache
 def cases_per_seed(folder: ExerciseFolder, function: str, seeds: tuple[int, ...]) -> tuple[list[Case], ...]:
+    """The public cases, then each seed's secret cases: the grader grades on both (``Task.graded_cases``),
+    and the public block runs once for every seed."""
     task = folder.tasks[function]
-    return tuple(task.cases(seed) for seed in seeds)
+    return (task.public_cases(), *(task.cases(seed) for seed in seeds))
 
 
 def grader_scores(folder: ExerciseFolder, function: str, cells: dict[int, str],
@@ -82,7 +89,7 @@ def grader_scores(folder: ExerciseFolder, function: str, cells: dict[int, str],
     program, grading = program_of(cells), folder.grading
     chosen = grading.find(function)
     rules = chosen.rules
-    if rule_violations(program.statements, function, rules.forbidden, rules.vectorised, rules.building_blocks, rules.only):
+    if rules.violations(program.statements):
         return [0.0] * len(seeds)
     blocks = cases_per_seed(folder, function, seeds)
     everything = [case for block in blocks for case in block]
@@ -92,7 +99,8 @@ def grader_scores(folder: ExerciseFolder, function: str, cells: dict[int, str],
         mine = lines[start:start + len(block)]
         start += len(block)
         scores.append(judge(chosen, block, mine, ending if len(mine) < len(block) else "exited", grading.timeout).score)
-    return scores
+    public, *secret = scores
+    return [score if public == chosen.points else 0.0 for score in secret]
 
 
 def released_scores(folder: ExerciseFolder, seed: int = DEFAULT_SEEDS[0]) -> dict[str, float]:

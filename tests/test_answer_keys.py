@@ -33,7 +33,7 @@ def key_function_names() -> set[str]:
     names = set()
     for folder in exercise_folders():
         for task in folder.tasks.values():
-            parts = (task.reference, task.random_case, task.timed_case, task.view_strides)
+            parts = (task.reference, task.random_case, task.large_case, task.view_strides)
             names |= {part.__name__ for part in parts  # (not the engine's own helpers a task may name)
                       if part is not None and part.__name__ != "<lambda>" and not part.__module__.startswith("tensorlab.")}
     return names

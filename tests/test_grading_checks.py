@@ -187,11 +187,11 @@ def test_gather_scatter_cases_of_every_kind_agree_with_torch(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["gather_vectorised", "scatter_add_vectorised"])
-def test_timed_cases_agree_with_torch(name: str) -> None:
+def test_large_cases_agree_with_torch(name: str) -> None:
     task = find_task(name)
-    assert task.timed_case is not None
-    case = task.timed_case(task.rng(0))
-    assert case[2].size >= 300_000
+    assert task.large_case is not None
+    case = task.large_case(task.rng(0))
+    assert case[2].shape[0] >= 1000  # a loop over its rows runs thousands of lines
     assert difference(TORCH_REFERENCES[name](*case), expected_outcome(task, case)) is None
 
 
@@ -215,12 +215,12 @@ def torch_convolution_outcome(name: str, case: tuple) -> np.ndarray:
 
 @pytest.mark.parametrize("name", ["conv1d_loops", "unfold1d", "conv1d_unfold", "conv1d_input_grad"])
 def test_convolution_references_agree_with_torch(name: str) -> None:
-    """Unit 09: examples, clauses, 100 random cases and the timed case give torch's values and dtype;
+    """Unit 09: examples, clauses, 100 random cases and the large case give torch's values and dtype;
     the random cases hold unbatched, empty-batch, float32, non-contiguous, strided and dilated inputs."""
     task = find_task(name)
     cases = task.arguments(seed=3, random_cases=100)
-    if task.timed_case is not None:
-        cases.append(task.timed_case(task.rng(0)))
+    if task.large_case is not None:
+        cases.append(task.large_case(task.rng(0)))
     kinds: set[str] = set()
     for case in cases:
         first = case[0]
@@ -702,9 +702,9 @@ def test_modules_losses_references_agree_with_torch(name: str, oracles: tuple) -
                 assert difference(theirs, ours, task.tolerance) is None, (case, ours, theirs)
 
 
-def test_cross_entropy_timed_case_agrees_with_torch() -> None:
+def test_cross_entropy_large_case_agrees_with_torch() -> None:
     task = find_task("cross_entropy")
-    case = task.timed_case(np.random.default_rng(0))
+    case = task.large_case(np.random.default_rng(0))
     assert task.problem(case, torch_cross_entropy(*case), expected_outcome(task, case)) is None
 
 
@@ -815,10 +815,10 @@ def test_einsum_einops_random_cases_cover_every_kind() -> None:
 
 
 @pytest.mark.parametrize("name", ["bilinear_by_matmul", "attention_scores"])
-def test_einsum_timed_cases_agree_with_torch(name: str) -> None:
+def test_einsum_large_cases_agree_with_torch(name: str) -> None:
     task = find_task(name)
-    assert task.timed_case is not None
-    case = task.timed_case(task.rng(0))
+    assert task.large_case is not None
+    case = task.large_case(task.rng(0))
     assert difference(torch_einsum_outcome(name, case), expected_outcome(task, case), task.tolerance) is None
 
 

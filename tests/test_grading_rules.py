@@ -151,3 +151,79 @@ def test_an_only_list_accepts_its_blocks_own_names_and_earlier_answers() -> None
             return total * (a.shape[0] > 0)
     """
     assert only_violations(source) == []
+
+
+def allow_listed(source: str, allowed: tuple[str, ...], forbidden: tuple[str, ...] = ()) -> list[str]:
+    return rule_violations(ast.parse(textwrap.dedent(source)).body, "f", forbidden, allowed=allowed)
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    ("import numpy as np\ndef f(x):\n    return np.lib.stride_tricks.as_strided(x, (2,), (8,))", "as_strided"),
+    ("import numpy as np\ndef f(x):\n    return np.append(x[:1], x[1:])", "append"),
+    ("import numpy as np\ndef f(x):\n    return np.r_[x, x]", "r_"),
+    ("import numpy as np\ndef f(x):\n    return np.vecdot(x, x)", "vecdot"),
+    ("import operator\ndef f(x):\n    return operator.methodcaller('sum')(x)", "methodcaller"),
+    ("def f(x):\n    y = x.copy()\n    y.shape = (-1,)\n    return y", "reshape in disguise"),
+    ("from numpy import cumsum\ndef f(x):\n    return cumsum(x)", "cumsum"),
+    ("def f(x):\n    return sum(x)", "sum"),
+])
+def test_an_allow_list_refuses_every_name_it_does_not_list(source: str, named: str) -> None:
+    found = allow_listed(source, allowed=("concatenate", "copy"))
+    assert any(named in problem for problem in found), found
+
+
+def test_an_allow_list_accepts_its_names_the_common_ones_and_the_codes_own() -> None:
+    source = """
+    import numpy as np
+    class Box:
+        def __init__(self, x):
+            self.values = x
+        def doubled(self):
+            return np.concatenate([self.values, self.values])
+    def f(x):
+        view = x.T
+        return Box(view).doubled().shape, len(x), np.add.reduce(x), isinstance(x, np.ndarray)
+    """
+    assert allow_listed(source, allowed=("concatenate", "add", "reduce")) == []
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    ("import numpy.core._multiarray_umath as m\ndef f(a):\n    return m.c_einsum('i->', a)", "private module"),
+    ("from numpy._core import umath\ndef f(a):\n    return umath.add(a, a)", "private module"),
+    ("import numpy as np\ndef f(a):\n    return np._core.umath.add(a, a)", "private name"),
+    ("import operator\ndef f(a):\n    return operator.methodcaller('take_along_axis')(a)", "take_along_axis"),
+    ("def f(a):\n    a.shape = (-1,)\n    return a", "reshape"),
+])
+def test_private_modules_and_names_reached_indirectly_are_refused_everywhere(source: str, named: str) -> None:
+    found = violations(source, forbidden=("numpy.take_along_axis", "numpy.reshape"))
+    assert any(named in problem for problem in found), found
+
+
+def test_a_loop_over_dimensions_is_left_to_the_count_where_the_statement_allows_it() -> None:
+    source = "def f(x):\n    for axis in range(x.ndim):\n        x = x.sum(axis, keepdims=True)\n    return x"
+    assert violations(source, vectorised=True)
+    assert rule_violations(ast.parse(source).body, "f", vectorised=True, loops_over_dimensions=True) == []
+
+
+@pytest.mark.parametrize(("source", "refused"), [
+    ("def f(x):\n    view = x[::2]\n    return view", False),  # a variable named like the forbidden method
+    ("def f(x):\n    view = x.view()\n    return view", True),
+    ("from numpy import take_along_axis as view\ndef f(x):\n    return view(x, x, 0)", True),
+    ("import numpy as np\ndef f(x):\n    view = np.take_along_axis\n    return view(x, x, 0)", True),
+])
+def test_a_forbidden_name_is_the_function_not_a_variable_called_like_it(source: str, refused: bool) -> None:
+    found = violations(source, forbidden=("numpy.ndarray.view", "numpy.take_along_axis"))
+    assert bool(found) == refused, found
+
+
+def test_matmul_by_operator_is_matmul() -> None:
+    source = "def f(a, b):\n    return a @ b"
+    assert any("matmul" in problem for problem in violations(source, forbidden=("numpy.matmul",)))
+    assert any("@ (matmul)" in problem for problem in allow_listed(source, allowed=("sum",)))
+    assert allow_listed(source, allowed=("matmul",)) == []
+
+
+def test_a_function_of_ones_own_named_like_a_forbidden_one_is_still_refused() -> None:
+    """The puzzles forbid calling later puzzles: the learner's own ``def triu`` is that puzzle."""
+    source = "def triu(j):\n    return j\ndef f(i):\n    return triu(i)"
+    assert violations(source, forbidden=("triu",))

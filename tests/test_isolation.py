@@ -140,7 +140,7 @@ def graded(course: Path, server: socket.socket) -> tuple[Path, dict[str, str], d
     answers = hostile_answers(course, server.getsockname()[1])
     for name, answer in answers.items():
         submit(course, name, answer)
-    submit(course, "prints-megabytes", "def broadcast_shape(a, b):\n    print('x' * 50_000_000)\n" + RIGHT_ANSWER)
+    submit(course, "prints-megabytes", "def broadcast_shape(a, b):\n    print('x' * 5_000_000)\n" + RIGHT_ANSWER)
     submit(course, "forks-processes", "import os\ndef broadcast_shape(a, b):\n    while True:\n        os.fork()\n")
     submit(course, "eats-memory", "def broadcast_shape(a, b):\n    hog = [bytearray(1 << 20) for _ in range(10**6)]\n" + RIGHT_ANSWER)
     before = course_files(course)

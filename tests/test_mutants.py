@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.exercise import exercise_folders
-from autograder.validate import DEFAULT_SEEDS, check_verdict, code_cells, grader_scores
+from autograder.validate import DEFAULT_SEEDS, check_failure, check_verdict, code_cells, grader_scores
 from tensorlab.grading.extract import program_of
 from tensorlab.grading.rules import REFERENCE_MODULES, imported_modules, is_within
 from tensorlab.grading.tasks import Mutant
@@ -44,7 +44,12 @@ def test_mutant_fails_check_and_scores_zero_under_every_seed(exercise: str, muta
     folder = FOLDERS[exercise]
     cells = code_cells(folder, mutant.function, mutant.source)
     assert cells != code_cells(folder), "the mutant replaced no answer cell"
-    assert check_verdict(folder, mutant.function, cells) != "passed", "the notebook's check() accepts this mutant"
+    failure = check_failure(folder, mutant.function, cells)
+    assert failure is not None, "the notebook's check() accepts this mutant"
+    known = {mistake: digest for digest, mistake, _ in folder.misconceptions.get(mutant.function, ())}
+    if mutant.mistake in known and failure.result is not None:  # check()'s third tier names it: still by these outcomes?
+        assert failure.result.fingerprint == known[mutant.mistake], (
+            f"misconceptions.json is stale: run tensorlab exercise misconceptions exercises/{exercise}")
     scores = grader_scores(folder, mutant.function, cells)
     assert scores == [0.0] * len(DEFAULT_SEEDS), f"scores under the ten seeds: {scores}"
 

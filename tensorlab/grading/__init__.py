@@ -7,9 +7,9 @@ not in the notebook, and the cases it checks on come with the released exercise 
 that counts is computed out of the kernel by ``tensorlab course autograde``.
 """
 
-from .check import CheckFailed, check
+from .check import CheckFailed, check, public_case
 from .compare import Raised, Tolerance, difference
 from .tasks import Alternative, Clause, Exercise, Mutant, Rules, Task
 
 __all__ = ["Alternative", "CheckFailed", "Clause", "Exercise", "Mutant", "Raised", "Rules", "Task", "Tolerance", "check",
-           "difference"]
+           "difference", "public_case"]

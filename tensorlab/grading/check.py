@@ -7,13 +7,22 @@ reference cannot be imported), the same comparison; the autograder adds hidden c
 check that passes here fails in grading only on a hidden random case, never because the two
 disagree about the rules. The code it grades is what
 the kernel ran: the notebook's cells from the kernel's history (outside IPython, the function's
-module). It prints what passed, or stops with a message written for a learner: the call,
-expected vs got, the sentence of the statement at stake, and a hint. Feedback only: the score
-is computed by the autograder, outside the notebook's kernel.
+module). It prints what passed, or stops with feedback in tiers, written for a learner:
+
+1. the failing call, whole, as code to paste into a cell (or, when its inputs are too long to print,
+   ``args = public_case(name, number)``), what is wrong with the result, and the sentence of the
+   statement at stake;
+2. the same failure again (same function, same case, same problem): also a question that points at
+   the concept (the task's hint: it never holds code or the answer);
+3. a third time, when the answer returns on every public case exactly what a known wrong reading
+   returns (an exercise's mutant, ``misconceptions.py``): that mistake, named, with its nudge.
+
+Feedback only: the score is computed by the autograder, outside the notebook's kernel.
 """
 
 from __future__ import annotations
 
+import copy
 import inspect
 import os
 import sys
@@ -22,15 +31,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .drawing import failure_svg
 from .extract import program_of
 from .public_cases import CASES_FILE, PublicCasesError, read_cases_file
 from .tasks import Case
-from .verify import Grading, verify_program
+from .verify import FunctionResult, Grading, verify_program
 
-__all__ = ["CheckFailed", "check", "check_cells"]
+__all__ = ["CheckFailed", "check", "check_cells", "public_case"]
+
+SEEN_FAILURES: dict[str, tuple[str, int]] = {}  # function name -> its last failure's message, and how often in a row
 
 class CheckFailed(AssertionError):  # noqa: N818 - reads better in a learner's notebook
-    """A check did not pass; Jupyter shows only the message, not a traceback."""
+    """A check did not pass; Jupyter shows only the message, not a traceback. ``result``: the verdict, when
+    the function was graded."""
+
+    def __init__(self, message: str, result: FunctionResult | None = None) -> None:
+        super().__init__(message)
+        self.result = result
 
     def _render_traceback_(self) -> list[str]:
         return str(self).splitlines()
@@ -86,7 +103,30 @@ def check(name: str, function: Callable[..., Any]) -> None:
     alias = getattr(function, "__name__", name)
     if alias != name and alias.isidentifier():  # ``check("f", g)``: grade g's code under the name f
         cells[max(cells, default=0) + 1] = f"{name} = {alias}"
-    check_cells(name, cells, (grading, cases))
+    try:
+        check_cells(name, cells, (grading, cases))
+    except CheckFailed as failure:
+        if failure.result is not None and failure.result.outcome == "wrong":
+            draw_failure(function, cases[name], failure.result.cases_passed)
+        raise
+
+
+def draw_failure(function: Callable[..., Any], cases: list[Case], number: int) -> None:
+    """In a notebook, the failing public case drawn as grids (drawing.py): the verdict came from the sandbox;
+    this one call runs here, in the learner's kernel, only to show what it returns."""
+    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
+    if shell is None or not 0 <= number < len(cases):
+        return
+    case = cases[number]
+    try:
+        got = function(*copy.deepcopy(case.arguments))
+        picture = failure_svg(case.arguments, case.expected, got)
+    except Exception:  # the text feedback already says what went wrong
+        return
+    if picture:
+        from IPython.display import SVG, display
+
+        display(SVG(picture))
 
 
 def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[str, list[Case]]] | None = None) -> None:
@@ -95,5 +135,31 @@ def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[st
     one = Grading(grading.notebook, (grading.find(name),), grading.timeout, grading.memory_mb)
     (result,) = verify_program(program_of(cells), one, {name: cases[name]}).functions
     if result.outcome != "passed":
-        raise CheckFailed(f"✗ {name}: {result.message}")
+        raise CheckFailed(f"✗ {name}: {result.message}{tiers(result)}", result)
+    SEEN_FAILURES.pop(name, None)
     print(f"✓ {name}: all {result.cases} checks passed (the rules, and {result.cases} public cases run as the grader runs them)")
+
+
+def tiers(result: FunctionResult) -> str:
+    """What a repeated failure adds: the hint's question the second time, a known mistake from the third."""
+    message, times = SEEN_FAILURES.get(result.name, ("", 0))
+    times = times + 1 if message == result.message else 1
+    SEEN_FAILURES[result.name] = (result.message, times)
+    if not result.hint:
+        return ""
+    if times == 1:
+        return "\n  (the same failure again will bring a question to think about)"
+    known = f"\n  known mistake: {result.misconception}" if result.misconception and times >= 3 else ""
+    return f"\n  think:    {result.hint}{known}"
+
+
+def public_case(name: str, number: int) -> tuple:
+    """The inputs of public case ``number`` (as feedback counts them, from 1) of the function ``name``:
+    ``args = public_case("gather", 7)`` then ``gather(*args)`` repeats a failing call whose inputs are
+    too long to print."""
+    _, cases = public_cases()
+    if name not in cases:
+        raise CheckFailed(f"✗ no graded function called {name!r} in this exercise; known: {', '.join(cases)}")
+    if not 1 <= number <= len(cases[name]):
+        raise CheckFailed(f"✗ {name} has public cases 1 to {len(cases[name])}, not {number}")
+    return tuple(cases[name][number - 1].arguments)

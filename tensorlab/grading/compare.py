@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Raised", "Tolerance", "describe", "difference"]
+__all__ = ["Raised", "Tolerance", "describe", "difference", "pasteable"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class Tolerance:
     rtol: float = 1e-7
     atol: float = 1e-9
     match_message: bool = False  # an expected exception's message must match exactly
+    scalar_for_0d: bool = True  # a NumPy scalar stands for an expected 0-d array (False: "returns an array" means it)
+    signed_zero: bool = False  # -0.0 and 0.0 differ (compared by the sign bit) where the statement promises the sign
 
 
 def type_name(value: Any) -> str:
@@ -51,12 +53,34 @@ def describe(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def pasteable(value: Any) -> str:
+    """The whole value as Python that rebuilds it when pasted into a notebook (``np.array([...], dtype=np.float32)``,
+    every element, each float to the digit that round-trips). A view's strides are not kept: the values are."""
+    if isinstance(value, np.ndarray):
+        if value.size == 0:
+            return f"np.zeros({value.shape}, dtype=np.{value.dtype.name})"
+        return f"np.array({pasteable(value.tolist())}, dtype=np.{value.dtype.name})"
+    if isinstance(value, np.generic):
+        return f"np.{value.dtype.name}({pasteable(value.item())})"
+    if isinstance(value, tuple):
+        inner = ", ".join(pasteable(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(pasteable(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {pasteable(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, float) and not np.isfinite(value):
+        return "np.nan" if np.isnan(value) else ("np.inf" if value > 0 else "-np.inf")
+    return repr(value)
+
+
 def difference(expected: Any, got: Any, tolerance: Tolerance = Tolerance(), where: str = "") -> str | None:
     """None when ``got`` matches ``expected``; else what differs, for a learner."""
     at = f" at {where}" if where else ""
     if isinstance(expected, Raised) or isinstance(got, Raised):
         return _exception_difference(expected, got, tolerance, at)
-    if isinstance(expected, np.ndarray) and expected.ndim == 0 and type(got).__module__ == "numpy" and isinstance(got, np.generic):
+    if (tolerance.scalar_for_0d and isinstance(expected, np.ndarray) and expected.ndim == 0
+            and type(got).__module__ == "numpy" and isinstance(got, np.generic)):
         got = np.asarray(got)  # a NumPy scalar is a 0-d array's value: reductions return them
     if type(expected) is not type(got):
         return f"expected {type_name(expected)}{at}, got {type_name(got)} ({describe(got, 60)})"
@@ -80,7 +104,8 @@ def difference(expected: Any, got: Any, tolerance: Tolerance = Tolerance(), wher
                 return problem
         return None
     if isinstance(expected, float):
-        if np.isclose(got, expected, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True):
+        if np.isclose(got, expected, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True) and not (
+                tolerance.signed_zero and np.signbit(got) != np.signbit(expected)):
             return None
         return f"expected {expected!r}{at}, got {got!r}"
     return None if expected == got else f"expected {expected!r}{at}, got {got!r}"
@@ -105,6 +130,8 @@ def _array_difference(expected: np.ndarray, got: np.ndarray, tolerance: Toleranc
         return f"expected dtype {expected.dtype}{at}, got dtype {got.dtype}"
     if expected.dtype.kind in "fc":
         close = np.isclose(got, expected, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True)
+        if tolerance.signed_zero and expected.dtype.kind == "f":
+            close &= np.signbit(got) == np.signbit(expected)  # -0.0 == 0.0, but not by the sign bit
     else:
         close = got == expected
     if close.all():

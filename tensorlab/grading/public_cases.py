@@ -52,6 +52,8 @@ def decode_rules(data: dict) -> Rules:
     known = {spec.name for spec in fields(Rules)}
     values: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value
                               for key, value in data.items() if key in known}
+    values["misconceptions"] = tuple(tuple(str(part) for part in known_mistake)
+                                     for known_mistake in data.get("misconceptions", ()))
     values["tolerance"] = Tolerance(**data.get("tolerance", {}))
     return Rules(**values)
 
@@ -62,13 +64,15 @@ def encode_case(case: Case) -> dict:
         encoded["clause"] = case.clause
     if case.view_strides is not None:
         encoded["view_strides"] = list(case.view_strides)
+    if case.large:
+        encoded["large"] = True  # check() counts the lines run on it, as the grader does
     return encoded
 
 
 def decode_case(data: dict) -> Case:
     strides = data.get("view_strides")
     return Case(plain.decode(data["arguments"]), decode_outcome(data["expected"]), True, str(data.get("clause", "")),
-                tuple(strides) if strides is not None else None)
+                tuple(strides) if strides is not None else None, bool(data.get("large", False)))
 
 
 def encode_document(grading: Grading, cases: dict[str, list[Case]]) -> dict:

@@ -11,7 +11,8 @@ each grandchild's results and says how the grandchild ended.
 
 Lock-down in each grandchild, before any learner code runs: resource limits (CPU seconds,
 address space, file size, no core files), the exercise's forbidden functions replaced by
-functions that raise (and record the attempt), and an audit hook that refuses network
+functions that raise (and record the attempt), the learner's ``import numpy`` answered with a
+stand-in that holds only the part's allow-list (when it has one), and an audit hook that refuses network
 sockets, new processes, loading native libraries, writes, deletes or renames outside the
 working directory, and any import or file read of the reference (``tensorlab``, ``torch``:
 the answer key must not be callable, however it is reached). A task with a one-process
@@ -20,8 +21,10 @@ once and calls its ``prepare()`` before forking (triton: native libraries a lock
 grandchild may no longer load), only when a job needs it. Each statement's source is put in
 ``linecache``, where ``@triton.jit`` reads a kernel's source. The grandchild writes one JSON
 line per case to its own pipe: the plain-data result, or the exception raised, or that the
-result was not plain data; which inputs the call changed; and, where the exercise promises a
-view, whether the result shares memory with its input and its strides. The learner's own
+result was not plain data; which inputs the call changed; where the exercise promises a
+view, whether the result shares memory with its input and its strides; and, for a vectorised part,
+how many lines of the learner's own code the call executed (``LineCounter``: the grader decides
+"a loop over elements" from that count, never from the clock). The learner's own
 prints go to /dev/null, never to a result stream.
 
 What the child writes to stdout, one JSON object a line: ``{"function": name, "case": line}``
@@ -43,6 +46,7 @@ import select
 import signal
 import sys
 import time
+import types
 import warnings
 from typing import Any
 
@@ -130,15 +134,44 @@ class ForbiddenFunctions:
     def __init__(self, names: list[str]) -> None:
         self.pending = list(names)
         self.called: list[str] = []
+        self.allowed: frozenset[str] | None = None  # an allow-list's names (allow_only), None: no allow-list
+        self.learner: dict | None = None  # the learner's namespace: only its imports get the stand-in
+        self.proxies: dict[int, Any] = {}
         self.original_import = builtins.__import__
-        builtins.__import__ = self.importing
+        builtins.__import__ = self.importing  # type: ignore[assignment]
         self.apply()
 
-    def importing(self, *args: Any, **kwargs: Any) -> Any:
-        module = self.original_import(*args, **kwargs)
+    def importing(self, name: str, scope: Any = None, local_names: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        module = self.original_import(name, scope, local_names, fromlist, level)
         if self.pending:
             self.apply()
+        if self.allowed is not None and scope is self.learner and level == 0 and name.split(".")[0] == "numpy":
+            return self.allow_listed(module)  # only the learner's own imports: NumPy's internal ones stay real
         return module
+
+    def allow_only(self, names: list[str], learner: dict) -> None:
+        """The runtime half of an allow-list: the learner's ``import numpy`` (and ``from numpy... import``)
+        gets a stand-in module holding only the allowed names; any other is refused and recorded."""
+        self.allowed, self.learner, self.proxies = frozenset(names), learner, {}
+
+    def allow_listed(self, module: Any) -> Any:
+        if id(module) in self.proxies:
+            return self.proxies[id(module)]
+        called, allowed, real = self.called, self.allowed or frozenset(), module
+
+        class AllowListed(types.ModuleType):  # a module whose missing names are refused
+            def __getattr__(self, name: str) -> Any:
+                if name.startswith("__"):
+                    return getattr(real, name)
+                called.append(f"{real.__name__}.{name}")
+                raise ForbiddenCall(f"{real.__name__}.{name} is not one of this part's building blocks")
+
+        stand_in = AllowListed(module.__name__)
+        self.proxies[id(module)] = stand_in
+        for name in allowed & set(dir(module)):
+            value = getattr(module, name)
+            setattr(stand_in, name, self.allow_listed(value) if isinstance(value, types.ModuleType) else value)
+        return stand_in
 
     def raiser(self, name: str, original: Any) -> Any:
         """A stand-in that raises when called, and otherwise looks like ``original``: modules that read a
@@ -214,6 +247,8 @@ def lock_down_and_load(request: dict, job: dict) -> tuple[Any, ForbiddenFunction
     install_audit_hook(os.getcwd(), job.get("reference", request.get("reference", [])), forbidden.called)
 
     namespace: dict[str, Any] = {"__name__": "__main__"}
+    if job.get("allowed") is not None:
+        forbidden.allow_only(job["allowed"], namespace)
     for number in job["statements"]:
         source = request["statements"][number]
         filename = f"<cell statement {number}>"
@@ -235,12 +270,47 @@ def raised_line(error: BaseException) -> dict:
     return {"raised": builtin_class_name(type(error)), "message": message}
 
 
+CELL_FILES = "<cell statement "  # the file name of every learner statement (lock_down_and_load)
+LINE_CAP = 100_000  # a call that runs more learner lines is stopped: it loops, and tracing makes it slow
+
+
+class LineCounter:
+    """A tracer that counts the lines of learner code executed: calls and lines in frames whose code came
+    from a notebook cell (their functions, lambdas, comprehensions and callbacks run from NumPy or
+    ``sorted``), nothing of NumPy's or the grader's. Past ``LINE_CAP`` every learner line raises, so even
+    code that catches the first exception leaves quickly; the count says what happened."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> Any:
+        if event != "call" or not frame.f_code.co_filename.startswith(CELL_FILES):
+            return None  # not learner code: no per-line tracing, NumPy's Python code runs at full speed
+        return self.count(frame, event, arg)
+
+    def count(self, frame: Any, event: str, arg: Any) -> Any:
+        if event in ("call", "line"):
+            self.lines += 1
+            if self.lines > LINE_CAP:
+                raise RuntimeError("stopped: this call runs a loop over elements")
+        return self.count
+
+    def run(self, call: Any) -> Any:
+        self.lines = 0
+        sys.settrace(self)
+        try:
+            return call()
+        finally:
+            sys.settrace(None)
+
+
 def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
     """In the grandchild: lock down, run the learner's statements, call the function on each case
     (through the task's harness, prepared before the fork, when it has one: unit 13's kernel launches)."""
     harness = PREPARED_HARNESSES.get(tuple(job["harness"])) if job.get("harness") else None
     function, forbidden = lock_down_and_load(request, job)
     guard = mask_index_guard(forbidden.called) if job.get("no_mask_indexing") else None
+    counter = LineCounter() if job.get("count_lines") else None
     for case in job["cases"]:
         arguments = plain.decode(case)
         untouched = copy.deepcopy(arguments)
@@ -252,18 +322,25 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
             try:
                 if function is None:
                     raise NameError(f"name {job['function']!r} is not defined")
-                result = harness(function, given) if harness else function(*given)
+                def call(given: Any = given) -> Any:
+                    return harness(function, given) if harness else function(*given)
+
+                result = counter.run(call) if counter else call()
                 seconds = seconds_spent(started)
                 if guard:
                     result = unguarded(result)
                 line = {"value": plain.encode(result)}
                 if job.get("view_of") is not None:
                     line["view"] = view_facts(result, arguments[job["view_of"]])
+                if job.get("fresh_result"):
+                    line["shares_input"] = shares_an_input(result, arguments)
             except plain.NotPlainData as error:
                 line = {"not_plain": str(error)}
             except BaseException as error:
                 line = raised_line(error)
         line["seconds"] = seconds if seconds is not None else seconds_spent(started)
+        if counter:
+            line["lines"] = counter.lines
         line["changed"] = [number for number, (now, before) in enumerate(zip(arguments, untouched, strict=True))
                            if not same_value(now, before)]
         line["forbidden_called"] = sorted(set(forbidden.called))
@@ -494,12 +571,8 @@ def unguarded(value: Any) -> Any:
 
 
 def seconds_spent(started: tuple[float, float]) -> float:
-    """How long the call took: the smaller of wall-clock and this process's CPU time since ``started``.
-
-    A loop over elements is slow on both clocks. A busy machine that stops this process for a while
-    only lengthens the wall clock, and a multi-threaded BLAS call only the CPU time: neither makes a
-    vectorised answer look like a loop.
-    """
+    """How long the call took (for the benchmark's report only, never a verdict): the smaller of wall-clock
+    and this process's CPU time since ``started``, so a busy machine does not inflate it."""
     wall, cpu = started
     return min(time.perf_counter() - wall, time.process_time() - cpu)
 
@@ -528,6 +601,19 @@ def view_facts(result: Any, source: Any) -> dict:
     empty = result.size == 0 or source.size == 0  # no memory to share: the strides alone tell a view
     return {"shares": empty or bool(np.shares_memory(result, source)),
             "strides": [stride // result.itemsize for stride in result.strides]}
+
+
+def shares_an_input(result: Any, arguments: Any) -> bool:
+    """Is the result (or an array in it) one of the inputs, or a view of one (a "new array" that is not new)?"""
+    import numpy as np
+
+    def arrays(value: Any) -> list:
+        if isinstance(value, (tuple, list)):
+            return [array for item in value for array in arrays(item)]
+        return [value] if isinstance(value, np.ndarray) else []
+
+    results, inputs = arrays(result), arrays(list(arguments))  # cat([x]) returning x is not new either
+    return any(item.size and np.shares_memory(item, argument) for item in results for argument in inputs)
 
 
 def ending_of(status: int) -> str:

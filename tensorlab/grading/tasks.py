@@ -11,8 +11,8 @@ both as plain data in the released ``tensorlab-cases.json`` (``public_cases.py``
 
 from __future__ import annotations
 
+import ast
 import copy
-import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from .acceptors import ACCEPTORS
-from .compare import Raised, Tolerance, describe, difference
-from .rules import PURE_STANDARD_LIBRARY
+from .compare import Raised, Tolerance, difference, pasteable
+from .rules import PURE_STANDARD_LIBRARY, rule_violations
 
 __all__ = [
     "PUBLIC_RANDOM_CASES", "PUBLIC_SEED", "Alternative", "Case", "Clause", "Exercise", "Mutant", "Rules", "Task",
@@ -31,8 +31,7 @@ __all__ = [
 
 PUBLIC_SEED = 0  # random cases anyone may see: the in-notebook check and `tensorlab check`
 PUBLIC_RANDOM_CASES = 20
-TIME_FACTOR = 25.0  # a vectorised answer may take this many times the reference on the timed case...
-TIME_FLOOR = 0.3  # ...or this many seconds, whichever is more: a slow machine never fails a right answer
+CALL_SHOWN = 800  # characters: a longer failing call is given as public_case(name, number) instead
 
 Arguments = tuple  # the positional arguments of one call, as plain data
 
@@ -54,7 +53,7 @@ class Case:
     visible: bool  # may feedback describe it (examples, clauses, public cases) or is it secret
     clause: str = ""  # the statement's sentence this case tests, if it is a clause case
     view_strides: tuple[int, ...] | None = None  # the result must be a view with these element strides
-    time_limit: float | None = None  # seconds, for the timed case of a vectorised part
+    large: bool = False  # the large case of a vectorised part: its count of executed lines is compared (vectorised.py)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,12 +64,16 @@ class Rules:
     hint: str
     tolerance: Tolerance = field(default_factory=Tolerance)
     forbidden: tuple[str, ...] = ()  # dotted names, e.g. "numpy.take_along_axis"
-    vectorised: bool = False  # no Python-level loop over elements (see vectorised.py), and a timed case
+    vectorised: bool = False  # no Python-level loop over elements (see vectorised.py): lines counted on a large case
+    loops_over_dimensions: bool = False  # a vectorised part may loop over dimensions: only the count decides
     building_blocks: tuple[str, ...] = ("numpy", *PURE_STANDARD_LIBRARY)  # the modules it may import
     view_of: int | None = None  # the result must be a view of this argument
     keeps_inputs: bool = True  # the inputs must be unchanged after the call
+    fresh_result: bool = False  # the result must be a new array: sharing memory with an input (or being it) fails
     accept: str | None = None  # the acceptor (acceptors.py) that judges a result, when one answer is not the only one
     only: tuple[str, ...] | None = None  # when set: the only attributes and builtins it may use (the puzzles)
+    allowed: tuple[str, ...] | None = None  # its allow-list: NumPy functions, methods, builtins beyond COMMON_NAMES
+    refused_operators: tuple[str, ...] = ()  # operators it may not use, as written: "**", "^" (rules.OPERATOR_SYMBOLS)
     no_mask_indexing: bool = False  # array arguments refuse a boolean array as a subscript (x[mask] by hand)
     ranks: int = 0  # >0: each case runs on this many real gloo processes on loopback, through ``harness``
     harness: str | None = None  # "module:function" the sandbox runs each case through (harnesses/)
@@ -78,6 +81,9 @@ class Rules:
     # -> the case's result (Triton launches); its file's prepare(), if any, runs once before lock-down
     at_least_seconds: float = 0.0  # the sandbox's time for this function is never less (starting torch and ranks)
     at_least_memory_mb: int = 0  # nor its address space (torch's libraries)
+    # known wrong readings, recognised by their outcomes on the public cases (misconceptions.py):
+    # (fingerprint, the mistake's name, a nudge); filled from the exercise's misconceptions.json, never by hand
+    misconceptions: tuple[tuple[str, str, str], ...] = ()
 
     def problem(self, case: Arguments, expected: Any, got: Any) -> str | None:
         """None when ``got`` is right for ``case``; else what is wrong."""
@@ -85,8 +91,18 @@ class Rules:
             return ACCEPTORS[self.accept](case, expected, got)
         return difference(expected, got, self.tolerance)
 
-    def describe_call(self, case: Arguments) -> str:
-        return f"{self.name}({', '.join(describe(argument, 60) for argument in case)})"
+    def violations(self, statements: Sequence[ast.stmt]) -> list[str]:
+        """What the code breaks of this function's static rules (rules.py): the grader and check() ask here."""
+        return rule_violations(statements, self.name, self.forbidden, self.vectorised, self.building_blocks, self.only,
+                               self.allowed, self.loops_over_dimensions, self.refused_operators)
+
+    def describe_call(self, case: Arguments, number: int) -> str:
+        """The failing call, whole, to paste into a cell; one that is too long to read is fetched by its number."""
+        call = f"{self.name}({', '.join(pasteable(argument) for argument in case)})"
+        if len(call) <= CALL_SHOWN:
+            return call
+        return (f"(its inputs are too long to print) args = public_case({self.name!r}, {number}); "
+                f"{self.name}(*args)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,10 +112,12 @@ class Task(Rules):
     reference: Callable[..., Any]
     examples: Sequence[Arguments]
     random_case: Callable[[np.random.Generator], Arguments]
+    inputs: str = ""  # the statement's sentence naming every kind of input random_case draws (the notebook quotes it)
     clauses: Sequence[Clause] = ()
     random_cases: int = 20  # secret random cases per course seed
     view_strides: Callable[..., tuple[int, ...]] | None = None  # a view's strides for a case (with view_of)
-    timed_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
+    large_case: Callable[[np.random.Generator], Arguments] | None = None  # a large input, for vectorised parts
+    # (a few thousand elements: enough that a loop over them runs thousands of lines; public, like the others)
 
     def rules(self) -> Rules:
         """The part of the task a learner may see."""
@@ -114,7 +132,7 @@ class Task(Rules):
     def rng(self, seed: int) -> np.random.Generator:
         return np.random.default_rng([seed, zlib.crc32(self.name.encode())])
 
-    def cases(self, seed: int, random_cases: int | None = None, visible: bool = False, timed: bool = True) -> list[Case]:
+    def cases(self, seed: int, random_cases: int | None = None, visible: bool = False) -> list[Case]:
         """Every case graded under ``seed``, with expected outcomes; ``visible`` for the public seed."""
         random_cases = self.random_cases if random_cases is None else random_cases
         fixed = len(self.examples) + len(self.clauses)
@@ -124,26 +142,24 @@ class Task(Rules):
             expected = expected_outcome(self, arguments)
             cases.append(Case(arguments, expected, visible or number < fixed, says[number] if number < fixed else "",
                               self.expected_strides(arguments, expected)))
-        if timed and self.vectorised and self.timed_case is not None:
-            arguments = self.timed_case(self.rng(seed + 1))
-            expected, seconds = self.timed_reference(arguments)
-            limit = max(TIME_FACTOR * seconds, TIME_FLOOR)
-            cases.append(Case(arguments, expected, visible, "", self.expected_strides(arguments, expected), limit))
+        if self.vectorised and self.large_case is not None:
+            arguments = self.large_case(self.rng(seed + 1))
+            expected = expected_outcome(self, arguments)
+            cases.append(Case(arguments, expected, visible, "", self.expected_strides(arguments, expected), large=True))
         return cases
 
-    def timed_reference(self, arguments: Arguments, runs: int = 3) -> tuple[Any, float]:
-        """The reference's outcome and its best time of a few runs (one slow moment under load does not count)."""
-        best, expected = float("inf"), None
-        for _ in range(runs):
-            started = time.perf_counter()
-            expected = expected_outcome(self, arguments)
-            best = min(best, time.perf_counter() - started)
-        return expected, best
-
     def public_cases(self) -> list[Case]:
-        """What ``check()`` grades on: examples, clauses and the public random cases (no timed case: its
-        large input is too big to ship, and its time limit was measured on the grader's machine)."""
-        return self.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True, timed=False)
+        """What ``check()`` grades on, and the grader too (before the secret ones): examples, clauses, the
+        public random cases and the large case of a vectorised part."""
+        return self.cases(PUBLIC_SEED, PUBLIC_RANDOM_CASES, visible=True)
+
+    def graded_cases(self, seed: int) -> list[Case]:
+        """What the grader grades on under the course's secret ``seed``: every public case, then the secret
+        ones (a bug that ``check()`` shows never earns marks because the secret seed missed it). Secret cases
+        that repeat a public one (the examples and clauses) are left out."""
+        public = self.public_cases()
+        fixed = len(self.examples) + len(self.clauses)
+        return public + self.cases(seed)[fixed:]
 
     def expected_strides(self, arguments: Arguments, expected: Any) -> tuple[int, ...] | None:
         if self.view_of is None or self.view_strides is None or isinstance(expected, Raised):
@@ -170,8 +186,9 @@ class Mutant:
     """A known-wrong answer cell: it must lose its function's points in check() and in the grader."""
 
     function: str  # the graded function it gets wrong
-    mistake: str  # what a learner did, in a few words (the test id)
+    mistake: str  # what a learner did, in a few words (the test id; check() may name it to a learner)
     source: str  # the whole answer cell that replaces the solution's
+    nudge: str = ""  # a question for a learner whose answer returns what this mutant returns (never the fix)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,13 @@ that is what a vectorised version avoids (NumPy runs the loop in C, on whole arr
 Loops over a handful of dimensions are loops too, so a vectorised part is written without any:
 ``tuple(range(ndim))`` and ``list(np.indices(...))`` are fine, they build a few objects once.
 
-Static reading catches the spellings; the grader adds a timed case on a large input, relative
-to the reference, for whatever slips through.
+Static reading catches the spellings and says which one. What decides is a count: the grader runs
+a vectorised part with a tracer that counts the lines of the learner's own code it executes (their
+functions, lambdas and callbacks, nothing of NumPy's), on the small cases and on one large case.
+Vectorised code runs about as many lines on both; code whose line count grows with the input loops
+over elements, whatever construct hides it (``loop_found``). No verdict depends on the clock.
+A statement that allows loops over dimensions (``loops_over_dimensions``) is judged by the count
+alone: a ``for`` over ``range(x.ndim)`` runs a handful of lines on every input size.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-__all__ = ["loop_violations"]
+__all__ = ["LOOP_LINES_FACTOR", "LOOP_LINES_MARGIN", "loop_found", "loop_violations"]
+
+LOOP_LINES_FACTOR = 4  # the large case may run this many times the lines of the busiest small case...
+LOOP_LINES_MARGIN = 100  # ...plus this many: branches on sizes or ranks never look like a loop
 
 LOOP_NODES = {
     ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while loop",
@@ -96,12 +104,20 @@ def recursive_functions(statements: Sequence[ast.stmt]) -> list[str]:
     return recursive
 
 
-def loop_violations(statements: Sequence[ast.stmt]) -> list[str]:
-    """One sentence naming every kind of loop found in ``statements`` (a graded function and what it uses)."""
+def loop_found(small_lines: int, large_lines: int) -> bool:
+    """Does the learner's line count grow with the input? (The large case has many times the elements of
+    any small one; a loop over elements runs its body once per element, vectorised code a fixed number of
+    lines.)"""
+    return large_lines > LOOP_LINES_FACTOR * small_lines + LOOP_LINES_MARGIN
+
+
+def loop_violations(statements: Sequence[ast.stmt], loops_over_dimensions: bool = False) -> list[str]:
+    """One sentence naming every kind of loop found in ``statements`` (a graded function and what it uses);
+    with ``loops_over_dimensions``, ``for``/``while`` statements and comprehensions are left to the count."""
     found: list[str] = []
     for statement in statements:
         for node in ast.walk(statement):
-            kind = LOOP_NODES.get(type(node))
+            kind = None if loops_over_dimensions else LOOP_NODES.get(type(node))
             looping = [LOOPING_FUNCTIONS[name] for name in referenced_names(node) if name in LOOPING_FUNCTIONS]
             if kind is None and looping:
                 kind = looping[0]

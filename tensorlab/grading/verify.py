@@ -25,8 +25,10 @@ from . import plain
 from .compare import Raised
 from .extract import Program, read_program
 from .isolation import GRADER, WORKDIR, choose, wrap
-from .rules import REFERENCE_MODULES, bound_names, closure, is_within, rule_violations
+from .misconceptions import fingerprint
+from .rules import COMMON_NAMES, REFERENCE_MODULES, bound_names, closure, is_within
 from .tasks import Case, Rules
+from .vectorised import loop_found
 
 __all__ = ["FunctionResult", "Graded", "Grading", "NotebookResult", "verify_notebook", "verify_program"]
 
@@ -76,6 +78,15 @@ class FunctionResult:
     cases_passed: int
     cases: int
     compute_seconds: float  # time spent inside the learner's function, for the benchmark
+    hint: str = ""  # a question that points at the concept, for a failure (check() shows it when it repeats)
+    fingerprint: str = ""  # the digest of its outcomes on the public cases (misconceptions.py)
+    misconception: str = ""  # the known mistake those outcomes match, with its nudge ("" if none)
+
+    @property
+    def feedback(self) -> str:
+        """The message with its hint: what the grader's feedback page says."""
+        known = f"\n  known mistake: {self.misconception}" if self.misconception else ""
+        return (f"{self.message}\n  hint:     {self.hint}" if self.hint else self.message) + known
 
 
 @dataclass
@@ -133,7 +144,10 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
                  "statements": statements_used(program, graded.name),
                  "forbidden": list(graded.rules.forbidden), "view_of": graded.rules.view_of,
                  "no_mask_indexing": graded.rules.no_mask_indexing, "reference": reference_packages([(graded, cases)]),
-                 "ranks": graded.rules.ranks, "harness": inside_harness(harnesses[graded.name], inside)}
+                 "ranks": graded.rules.ranks, "harness": inside_harness(harnesses[graded.name], inside),
+                 "allowed": None if graded.rules.allowed is None else [*COMMON_NAMES, *graded.rules.allowed],
+                 "count_lines": graded.rules.vectorised and any(case.large for case in cases),
+                 "fresh_result": graded.rules.fresh_result}
                 for graded, cases in jobs
             ],
             "reference": reference_packages(jobs),
@@ -246,6 +260,15 @@ class NotPlain:
     type_name: str
 
 
+def outcome_key(outcome: Any) -> Any:
+    """An outcome as the fingerprint reads it: a value, or what kind of failure it was."""
+    if isinstance(outcome, Raised):
+        return ["raised", outcome.exception]
+    if isinstance(outcome, NotPlain):
+        return ["not plain", outcome.type_name]
+    return outcome
+
+
 def hidden_summary(problem: str) -> str:
     """What went wrong in a hidden case, without its inputs or values."""
     for key, summary in (("shape", "wrong shape"), ("dtype", "wrong dtype"), ("raised", "an unexpected exception"),
@@ -256,8 +279,14 @@ def hidden_summary(problem: str) -> str:
     return "wrong result"
 
 
-def case_problem(rules: Rules, case: Case, line: dict, got: Any) -> str | None:
-    """What is wrong with one case's answer: its value, then the promises around it (inputs, view, time)."""
+def case_problem(rules: Rules, case: Case, line: dict, got: Any, small_lines: int = 0) -> str | None:
+    """What is wrong with one case's answer: a loop on the large case, its value, then the promises around it
+    (inputs, view). ``small_lines``: the most lines of learner code any small case ran."""
+    lines = line.get("lines")
+    if case.large and isinstance(lines, int) and loop_found(small_lines, lines):
+        return (f"its own code ran {lines} lines on a large input, where no small case needed more than "
+                f"{small_lines}: the work grows with the input, so it loops over elements in Python (in whatever "
+                "form); a vectorised version runs the same few lines on every size")
     if isinstance(got, NotPlain):
         return f"returned a {got.type_name}; the grader accepts only plain data (NumPy arrays, numbers, tuples, lists, dicts)"
     problem = rules.problem(case.arguments, case.expected, got)
@@ -267,6 +296,8 @@ def case_problem(rules: Rules, case: Case, line: dict, got: Any) -> str | None:
     if rules.keeps_inputs and changed:
         names = ", ".join(f"argument {index + 1}" for index in changed)
         return f"the right result, but the call changed its input ({names}); inputs must be left unchanged"
+    if rules.fresh_result and line.get("shares_input"):
+        return "the right values, but in an input's memory (the input itself, or a view of it): the statement asks for a new array"
     if case.view_strides is not None:
         view = line.get("view") or {}
         if not view.get("shares"):
@@ -274,39 +305,49 @@ def case_problem(rules: Rules, case: Case, line: dict, got: Any) -> str | None:
         if view.get("strides") != list(case.view_strides):
             return (f"a view, but with strides {tuple(view.get('strides') or ())} where {case.view_strides} are right "
                     "(a stretched dimension has stride 0)")
-    seconds = line.get("seconds")
-    if case.time_limit is not None and isinstance(seconds, (int, float)) and seconds > case.time_limit:
-        return (f"right, but took {seconds:.2f} s on a large input where a vectorised version needs under "
-                f"{case.time_limit:.2f} s: a Python-level loop over elements?")
     return None
+
+
+def most_small_lines(cases: list[Case], lines: list[dict]) -> int:
+    """The most lines of learner code a small case ran (what the large case is compared with)."""
+    counts = [line["lines"] for case, line in zip(cases, lines, strict=False)
+              if not case.large and isinstance(line.get("lines"), int)]
+    return max(counts, default=0)
 
 
 def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, timeout: float) -> FunctionResult:
     rules, points = graded.rules, graded.points
     seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
 
+    digest = fingerprint([outcome_key(outcome_of(line)) for case, line in zip(cases, lines, strict=False) if case.visible])
+
     def result(outcome: str, message: str, passed: int) -> FunctionResult:
         score = points if outcome == "passed" else 0.0
-        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds)
+        hint = rules.hint if outcome == "wrong" else ""
+        known = next((name.replace("-", " ") + (f": {nudge}" if nudge else "") for found, name, nudge in rules.misconceptions
+                      if found == digest), "") if outcome == "wrong" else ""
+        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds, hint, digest, known)
 
     called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
     if called:
-        return result("forbidden", f"uses {', '.join(called)}, which this exercise asks you to write yourself", 0)
+        return result("forbidden", f"uses {', '.join(called)}, which this part does not allow (it asks you to "
+                      "write that yourself, from its building blocks)", 0)
+    small_lines = most_small_lines(cases, lines)
     for number, (case, line) in enumerate(zip(cases, lines, strict=False)):
         got = outcome_of(line)
         if isinstance(got, Raised) and got.exception == "NameError" and f"'{graded.name}'" in got.message:
             return result("missing", f"{graded.name} is not defined (check its name and that its cell runs)", 0)
         if isinstance(got, Raised) and got.exception == "NotImplementedError" and not isinstance(case.expected, Raised):
             return result("missing", f"{graded.name} is not written yet (it raises NotImplementedError)", number)
-        problem = case_problem(rules, case, line, got)
+        problem = case_problem(rules, case, line, got, small_lines)
         if problem:
             problem = problem if len(problem) <= SHOWN else problem[:SHOWN - 1] + "…"  # what a learner reads stays short
             if case.visible:
                 said = f"\n  statement: {case.clause}" if case.clause else ""
-                message = (f"case {number + 1} of {len(cases)} failed\n  call:     {rules.describe_call(case.arguments)}"
-                           f"\n  problem:  {problem}{said}\n  hint:     {rules.hint}")
+                message = (f"case {number + 1} of {len(cases)} failed\n  call:     {rules.describe_call(case.arguments, number + 1)}"
+                           f"\n  problem:  {problem}{said}")
             else:
-                message = f"passes the examples but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}. Hint: {rules.hint}"
+                message = f"passes every public case but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}"
             return result("wrong", message, number)
     if len(lines) < len(cases):
         where = f"while running case {len(lines) + 1} of {len(cases)}"
@@ -324,7 +365,7 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
     early: dict[str, FunctionResult] = {}  # decided from the source alone, without running anything
     for graded in exercise.graded:
         rules = graded.rules
-        violations = rule_violations(program.statements, graded.name, rules.forbidden, rules.vectorised, rules.building_blocks, rules.only)
+        violations = rules.violations(program.statements)
         if violations:
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "forbidden", "; ".join(violations), 0, len(cases[graded.name]), 0.0)
         elif not any(graded.name in {getattr(s, "name", None)} or graded.name in bound_names(s) for s in program.statements):
