@@ -78,8 +78,8 @@ def permute_meta(shape, strides, dims):
         seen[d] = True
         order.append(d)
         i += 1
-    new_shape = tuple(map(shape.__getitem__, order))
-    new_strides = tuple(map(strides.__getitem__, order))
+    new_shape = tuple(map(lambda d: shape[d], order))
+    new_strides = tuple(map(lambda d: strides[d], order))
     return new_shape, new_strides
 '''),
     Alternative("permute_meta", "range-indexing-wraps-dims", '''
@@ -129,5 +129,23 @@ def broadcast_index(index, out_shape, in_shape):
             raise RuntimeError(f"size {size} cannot be expanded to {target}")
     result.reverse()
     return tuple(result)
+'''),
+    Alternative("broadcast_index", "zip-longest-from-the-right", '''
+import itertools
+
+
+def broadcast_index(index, out_shape, in_shape):
+    """The index of the input element that element ``index`` of the broadcast result reads."""
+    if len(in_shape) > len(out_shape):
+        raise RuntimeError("the input has more dims than the output")
+    picked = []
+    columns = itertools.zip_longest(reversed(index), reversed(out_shape), reversed(in_shape))
+    for i, out_size, in_size in columns:
+        if in_size is None:  # the input's dims are used up: the rest are its missing leading dims
+            break
+        if in_size != 1 and in_size != out_size:
+            raise RuntimeError(f"size {in_size} cannot broadcast to {out_size}")
+        picked.append(0 if in_size == 1 else i)
+    return tuple(reversed(picked))
 '''),
 ]

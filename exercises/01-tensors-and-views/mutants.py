@@ -341,4 +341,35 @@ def broadcast_index(index, out_shape, in_shape):
         flat //= size
     return tuple(result)
 '''),
+    Mutant("permute_meta", "python-modulo-wraps-out-of-range-dims", '''
+def permute_meta(shape, strides, dims):
+    n = len(shape)
+    if len(dims) != n:
+        raise RuntimeError("number of dims don't match in permute")
+    order = []
+    for dim in dims:
+        dim = dim % n if n else dim  # 3 % 3 is 0: an out-of-range dim turns into a repeat
+        if not 0 <= dim < n:
+            raise IndexError("Dimension out of range")
+        if dim in order:
+            raise RuntimeError("repeated dim in permute")
+        order.append(dim)
+    return tuple(shape[d] for d in order), tuple(strides[d] for d in order)
+'''),
+    Mutant("broadcast_index", "zip-longest-pads-the-input-on-the-right", '''
+import itertools
+
+
+def broadcast_index(index, out_shape, in_shape):
+    if len(in_shape) > len(out_shape):
+        raise RuntimeError("the input has more dims than the output")
+    picked = []
+    for i, out_size, in_size in itertools.zip_longest(index, out_shape, in_shape):  # lined up from the left
+        if in_size is None:
+            break
+        if in_size != 1 and in_size != out_size:
+            raise RuntimeError("does not broadcast")
+        picked.append(0 if in_size == 1 else i)
+    return tuple(picked)
+'''),
 ]

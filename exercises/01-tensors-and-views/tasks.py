@@ -21,6 +21,12 @@ __all__ = ["EXERCISE", "BROADCAST_INDEX", "CONTIGUOUS_STRIDES", "PERMUTE_META", 
 
 Shape = tuple[int, ...]
 PURE_PYTHON = PURE_STANDARD_LIBRARY  # metadata needs no arrays: NumPy would hand over the answer
+# The allow-list of every part (the notebook's introduction lists it): plain Python on tuples of ints.
+# Nothing here does a part's work for it (``math.sumprod``, a dot product, is left out on purpose).
+PYTHON_NAMES = (
+    "sum", "map", "reversed", "sorted", "set", "append", "insert", "reverse", "index", "count", "add",
+    "prod", "reduce", "mul", "accumulate", "zip_longest",
+)
 
 
 def _tensorlab() -> Any:
@@ -98,10 +104,11 @@ STORAGE_INDEX = Task(
         Clause("strides and offsets count elements, not bytes", ((1, 1, 1), (20, 5, 1), 3)),
     ],
     random_case=random_storage_index_case,
-    hint="The element at index (i0, i1, ...) lives at storage_offset + i0*strides[0] + i1*strides[1] + ...: "
-    "one product per dim, whatever the order of the strides, a stride 0 included; a 0-d index () gives "
-    "storage_offset. Return a Python int.",
-    building_blocks=PURE_PYTHON,
+    inputs="indices of 0 to 4 dims (the 0-d index () included) with the strides of contiguous, transposed or "
+    "permuted, step-sliced and expanded (stride 0) views, and storage offsets from 0 to 39.",
+    hint="How many storage slots does one step along each dim move you, and where does the view's first "
+    "element sit?",
+    building_blocks=PURE_PYTHON, allowed=PYTHON_NAMES,
 )
 
 
@@ -138,9 +145,11 @@ CONTIGUOUS_STRIDES = Task(
         Clause("work from the sizes alone: the shape may be far too large to allocate", ((10**6, 10**6, 10**6),)),
     ],
     random_case=random_contiguous_case,
-    hint="Walk the shape from the right: the last stride is 1, and each earlier stride is the stride to its "
-    "right times the size to its right, where a size 0 counts as 1. Return a tuple of Python ints, () for ().",
-    building_blocks=PURE_PYTHON,
+    inputs="shapes of 0 to 5 dims (the 0-d shape () included) with small sizes, size 0 and size 1 among them, "
+    "and shapes far too large to allocate.",
+    hint="In a row-major layout, how many elements does one step along a dim jump over, and what does a "
+    "size-0 dim count as in that count?",
+    building_blocks=PURE_PYTHON, allowed=PYTHON_NAMES,
 )
 
 
@@ -203,11 +212,12 @@ PERMUTE_META = Task(
         Clause("check the dims one at a time, left to right: the first problem found is the one raised", ((2, 3, 4), (12, 4, 1), (7, 1, 1))),
     ],
     random_case=random_permute_case,
-    hint="Result dim i takes size and stride from input dim dims[i] (a view: the strides move, nothing is "
-    "recomputed). Before that, check: len(dims) must equal len(shape) (RuntimeError); then, left to right, "
-    "each dim must be in [-n, n-1] (IndexError), counted from the end when negative, and not seen before "
-    "(RuntimeError). Return (new_shape, new_strides), two tuples of Python ints.",
-    building_blocks=PURE_PYTHON,
+    inputs="tensors of 0 to 4 dims (0-d and zero-size dims included) with the strides of contiguous, "
+    "permuted, step-sliced and expanded (stride 0) views, and dims with negative entries, or that are not a "
+    "permutation: too few, too many, a repeat, out of range.",
+    hint="A view moves numbers, it never recomputes them: which of the input's numbers travel with each "
+    "dim, and which problems with dims must be refused first, in what order?",
+    building_blocks=PURE_PYTHON, allowed=PYTHON_NAMES,
 )
 
 
@@ -254,11 +264,12 @@ BROADCAST_INDEX = Task(
         Clause("a size 0 cannot stretch: raise RuntimeError", ((2,), (3,), (0,))),
     ],
     random_case=random_broadcast_case,
-    hint="Right-align in_shape under out_shape. Raise RuntimeError if in_shape has more dims, or if any of its "
-    "sizes is neither 1 nor the output's size (0 is not 1). Then, for each dim of the input, take the "
-    "output index in the same (right-aligned) column, or 0 where the input's size is 1. Return a tuple of "
-    "Python ints; () for a 0-d input.",
-    building_blocks=PURE_PYTHON,
+    inputs="output shapes of 0 to 5 dims, input shapes with fewer dims, size-1 dims or equal to the output "
+    "(0-d ones included), and input shapes that do not broadcast: more dims than the output, or a size that "
+    "is neither 1 nor the output's (0 included).",
+    hint="With the shapes lined up from the right, which output index sits in each input dim's column, and "
+    "what index can a dim of size 1 possibly hold?",
+    building_blocks=PURE_PYTHON, allowed=PYTHON_NAMES,
 )
 
 EXERCISE = Exercise(notebook="tensors_and_views", tasks=(STORAGE_INDEX, CONTIGUOUS_STRIDES, PERMUTE_META, BROADCAST_INDEX))

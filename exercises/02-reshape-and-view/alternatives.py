@@ -255,4 +255,37 @@ def unflatten_meta(shape, strides, dim, sizes):
     new_shape = shape[:d] + tuple(sizes) + shape[d + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
 '''),
+    Alternative("flatten_meta", "a-local-variable-named-view", '''
+def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
+    """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
+    shape, strides = tuple(shape), tuple(strides)
+    ndim = max(len(shape), 1)
+    if not (-ndim <= start_dim < ndim and -ndim <= end_dim < ndim):
+        raise IndexError("Dimension out of range")
+    start, end = start_dim % ndim, end_dim % ndim
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if not shape:
+        return (1,), (1,)
+    if start == end:
+        return shape, strides
+    flatten = shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:]
+    view = view_strides(shape, strides, flatten)  # None: torch copies
+    return flatten, row_major(flatten) if view is None else view
+'''),
+    Alternative("unflatten_meta", "a-local-variable-named-view", '''
+def unflatten_meta(shape, strides, dim, sizes):
+    """(shape, strides) of x.unflatten(dim, sizes): always a view."""
+    if len(sizes) == 0:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = max(len(shape), 1)
+    if dim < -n or dim >= n:
+        raise IndexError("Dimension out of range")
+    if len(shape) == 0:
+        raise RuntimeError("unflatten: a 0-d tensor has no dimension to split")
+    dim = dim % n
+    reshape = tuple(shape[:dim]) + infer_shape(sizes, shape[dim]) + tuple(shape[dim + 1:])
+    view = view_strides(shape, strides, reshape)
+    return reshape, view
+'''),
 ]

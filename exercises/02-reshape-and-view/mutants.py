@@ -942,4 +942,49 @@ def unflatten_meta(shape, strides, dim, sizes):
     new_shape = shape[:dim] + sizes + shape[dim:]
     return new_shape, view_strides(shape, strides, shape[:dim] + sizes + shape[dim + 1:]) + (strides[dim],)
 '''),
+    Mutant("view_strides", "numpy-buffer-view-by-setting-shape", '''
+import numpy as np
+
+
+def view_strides(shape, strides, new_shape):
+    """Let NumPy decide: an array over a buffer with these strides, reshaped in place by setting .shape."""
+    shape, strides, new_shape = tuple(shape), tuple(strides), tuple(new_shape)
+    if 0 in shape:
+        return strides if new_shape == shape else row_major(new_shape)
+    span = 1 + sum((size - 1) * stride for size, stride in zip(shape, strides))
+    x = np.ndarray(shape, dtype=np.int64, buffer=np.array([0] * span, dtype=np.int64),
+                   strides=tuple(8 * stride for stride in strides))
+    try:
+        x.shape = new_shape
+    except AttributeError:
+        return None
+    return tuple(stride // 8 for stride in x.strides)
+'''),
+    Mutant("infer_shape", "numpy-ints-in-the-shape", '''
+import numpy as np
+
+
+def infer_shape(shape, numel):
+    """np.prod for the product: its sizes are NumPy ints (and 1.0 for no sizes)."""
+    shape = tuple(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for index, size in enumerate(shape):
+        if size < -1:
+            raise RuntimeError(f"invalid shape dimension {size} at index {index} of shape {list(shape)}")
+    known = np.prod(np.array([size for size in shape if size != -1], dtype=np.int64))
+    if -1 not in shape:
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        return shape
+    if known == 0:
+        if numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    if numel % known:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    where = shape.index(-1)
+    return shape[:where] + (numel // known,) + shape[where + 1:]
+'''),
 ]

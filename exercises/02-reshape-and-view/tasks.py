@@ -17,20 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from tensorlab.grading.compare import Tolerance, describe, difference, type_name
+from tensorlab.grading.compare import Tolerance
 from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "FLATTEN_META", "INFER_SHAPE", "UNFLATTEN_META", "VIEW_STRIDES", "random_layout", "regroup"]
 
 Shape = tuple[int, ...]
 
-# The ways to let NumPy do the regrouping (the exercise is to find the strides yourself). The
-# ndarray methods are refused by name in the source; ``numpy.ndarray`` itself cannot be listed
-# (the sandbox would replace the class NumPy needs), so an answer building arrays from a buffer
-# with ``np.ndarray(..., strides=...)`` is left to the static rule on ``reshape``/``view``.
-NUMPY_RESHAPING = (
-    "numpy.lib.stride_tricks.as_strided", "numpy.reshape", "numpy.ndarray.reshape", "numpy.ndarray.view",
-    "numpy.ravel", "numpy.ndarray.flatten", "numpy.ndarray.resize",
+# The allow-list of every part (the notebook's introduction lists it; later parts call earlier ones, so
+# they share it): plain Python on tuples of ints and a few NumPy functions on shapes. NumPy's reshaping
+# (``reshape``, ``view``, ``ravel``, ``flatten``, ``resize``, ``as_strided``, ``.strides``, setting
+# ``.shape``) is not on it: the exercise is to find the strides yourself. It replaces the ban-list these
+# parts had, which also refused a learner's own variable named ``view`` or ``flatten``.
+SHAPE_NAMES = (
+    "sum", "map", "reversed", "sorted", "append", "insert", "extend", "pop", "reverse", "index", "count",
+    "prod", "reduce", "mul", "accumulate", "array", "cumprod", "maximum", "searchsorted", "tolist",
 )
 
 
@@ -126,6 +127,10 @@ def regroup(rng: np.random.Generator, shape: Sequence[int], merge: float = 0.4) 
     return tuple(new)
 
 
+LAYOUTS = ("Layouts are 0-d, contiguous, transposed or permuted, step-sliced or narrowed, or expanded (stride "
+           "0, even every stride), with size-1 dims of any stride and zero-size dims.")
+
+
 # --- infer_shape ------------------------------------------------------------------------------
 def infer_shape_reference(shape: Sequence[int], numel: int) -> Shape:
     from tensorlab.ops.views import infer_size
@@ -178,11 +183,12 @@ INFER_SHAPE = Task(
         Clause("the empty shape () holds one element", ((), 2)),
     ],
     random_case=random_infer_case,
-    hint="Walk the sizes from the left: remember where the -1 is (a second one is an error), refuse any other "
-    "negative size, multiply the others. Then the count must equal that product, or (with a -1) be a multiple "
-    "of a product that is not 0. Copy torch's four messages exactly; the shape in them is list(shape).",
+    inputs="shapes as tuples or lists (the empty shape () included) with sizes from 0 up, most with one -1, "
+    "some with a second -1 or another negative size, and counts that fit them or do not (0 included).",
+    hint="Which sizes do you need to see before you know the product of the others, and when does the count "
+    "leave the -1 free to be anything?",
     tolerance=Tolerance(match_message=True),
-    forbidden=NUMPY_RESHAPING,
+    allowed=SHAPE_NAMES,
 )
 
 
@@ -227,12 +233,11 @@ VIEW_STRIDES = Task(
                ((0, 3), (1, 0), (3, 0))),
     ],
     random_case=random_view_case,
-    hint="Walk the old dims from the right, grouping neighbours into runs (a dim joins the run on its right "
-    "when stride[d] == stride[d+1] * size[d+1]; size-1 dims never break a run). Give each run the new dims, "
-    "also from the right, whose sizes multiply to the run's element count; their strides are the run's last "
-    "stride times the product of the new sizes to their right. If the new dims cannot be cut at a run's end, "
-    "return None. No elements: strides unchanged for the same shape, else row-major.",
-    forbidden=NUMPY_RESHAPING,
+    inputs=LAYOUTS + " New shapes merge neighbouring dims, split one, add or drop size-1 dims, or regroup "
+    "the count any other way.",
+    hint="Which neighbouring old dims step through memory as one run, and can each new dim be cut out of a "
+    "single run?",
+    allowed=SHAPE_NAMES,
     accept="view_strides",
 )
 
@@ -295,11 +300,10 @@ FLATTEN_META = Task(
         Clause("zero-size dims merge like any other", ((2, 0, 3), (3, 3, 1), 1, 2)),
     ],
     random_case=random_flatten_case,
-    hint="Wrap the dims (a 0-d tensor counts as 1-d for this; IndexError outside [-n, n-1]), raise RuntimeError "
-    "if start_dim > end_dim, return (1,), (1,) for a 0-d tensor and the layout unchanged when start_dim == "
-    "end_dim. Otherwise the new shape multiplies the sizes start_dim..end_dim into one; its strides are "
-    "view_strides(...) when that is not None, else the row-major strides of the new shape (a copy).",
-    forbidden=NUMPY_RESHAPING,
+    inputs=LAYOUTS + " start_dim and end_dim are left out, negative, out of range, or in the wrong order.",
+    hint="Flatten is a reshape: when can the merged dims still be read over the same storage, and what "
+    "strides does a tensor get when torch has to copy it?",
+    allowed=SHAPE_NAMES,
     accept="layout",
 )
 
@@ -358,10 +362,11 @@ UNFLATTEN_META = Task(
         Clause("a tensor with no elements gets the strides view_strides gives", ((0, 6), (6, 1), 1, (2, 3))),
     ],
     random_case=random_unflatten_case,
-    hint="Raise RuntimeError for a 0-d tensor or an empty sizes, wrap dim (IndexError outside [-n, n-1]), infer "
-    "a -1 in sizes from shape[dim] (your infer_shape; any problem is a RuntimeError), then it is a view of the "
-    "shape with that dim replaced by sizes: view_strides gives its strides.",
-    forbidden=NUMPY_RESHAPING,
+    inputs=LAYOUTS + " dim is negative or out of range; sizes hold a -1 or 1s, or do not fit: a wrong product, "
+    "none at all, two -1, a -1 next to a 0.",
+    hint="Is splitting one dim ever impossible as a view, and which of your earlier functions already "
+    "infer the sizes and find the strides?",
+    allowed=SHAPE_NAMES,
     accept="layout",
 )
 

@@ -137,4 +137,44 @@ def overlapping_pairs(tensors):
                 pairs.append((i, j))
     return pairs
 '''),
+    Alternative("relu_forward_", "putmask-negative-to-zero", '''
+def relu_forward_(x):
+    """x = max(x, 0), written into x's own memory; returns x."""
+    np.putmask(x, x < 0, 0)
+    return x
+'''),
+    Alternative("relu_forward_", "where-assigned-through-an-ellipsis", '''
+def relu_forward_(x):
+    """x = max(x, 0), written into x's own memory; returns x."""
+    x[...] = np.where(x < 0, 0, x)  # NaN < 0 is False: NaN stays
+    return x
+'''),
+    Alternative("relu_backward", "multiply-by-a-mask-cast-to-grads-dtype", '''
+def relu_backward(grad, out):
+    """d loss / d input of ReLU, from the output alone."""
+    return np.multiply(grad, (out > 0).astype(grad.dtype))
+'''),
+    Alternative("relu_backward", "where-with-a-python-zero", '''
+def relu_backward(grad, out):
+    """d loss / d input of ReLU, from the output alone."""
+    return np.where(out > 0, grad, 0)
+'''),
+    Alternative("track_versions", "defaultdict-of-versions-and-get", '''
+from collections import defaultdict
+
+
+def track_versions(program):
+    """Each name's (storage number, _version) after running program."""
+    storage = {}
+    versions = defaultdict(int)
+    for step, statement in enumerate(program):
+        kind, name = statement[0], statement[1]
+        if kind in ("new", "clone", "add"):
+            storage[name] = step
+        elif kind in ("view", "detach"):
+            storage[name] = storage.get(statement[2])
+        else:
+            versions[storage[name]] += 2 if kind == "index_iadd" else 1
+    return {name: (number, versions[number]) for name, number in storage.items()}
+'''),
 ]

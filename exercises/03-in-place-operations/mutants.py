@@ -433,4 +433,49 @@ def overlapping_pairs(tensors):
 '''),
 ]
 
+RELU_BACKWARD += [
+    Mutant("relu_backward", "returns-grad-itself-when-nothing-is-masked", '''
+def relu_backward(grad, out):
+    if (out > 0).all():
+        return grad  # the same values, but the caller's own array
+    return grad * (out > 0)
+'''),
+    Mutant("relu_backward", "a-view-of-grad-when-nothing-is-masked", '''
+def relu_backward(grad, out):
+    mask = out > 0
+    return grad[...] if mask.all() else np.where(mask, grad, 0)
+'''),
+    Mutant("relu_backward", "heaviside-step-of-the-output", '''
+def relu_backward(grad, out):
+    return (grad * np.heaviside(out, 0)).astype(grad.dtype)
+'''),
+]
+
+RELU_FORWARD_ += [
+    Mutant("relu_forward_", "fmax-through-out", '''
+def relu_forward_(x):
+    np.fmax(x, 0, out=x)  # right for every number, and a helper the statement does not list
+    return x
+'''),
+]
+
+OVERLAPPING_PAIRS += [
+    Mutant("overlapping_pairs", "numpy-shares-memory-of-strided-views", '''
+import numpy as np
+
+
+def overlapping_pairs(tensors):
+    """Let NumPy answer: one buffer per storage, as_strided views of it, np.shares_memory."""
+    buffers = {}
+    for storage, offset, shape, strides in tensors:
+        reach = offset + 1 + sum((size - 1) * stride for size, stride in zip(shape, strides) if size > 0)
+        buffers[storage] = max(buffers.get(storage, 0), reach)
+    memory = {storage: np.zeros(size, dtype=np.int8) for storage, size in buffers.items()}
+    views = [np.lib.stride_tricks.as_strided(memory[storage][offset:], shape, strides)
+             for storage, offset, shape, strides in tensors]
+    return [(i, j) for i in range(len(views)) for j in range(i + 1, len(views))
+            if views[i].size and views[j].size and np.shares_memory(views[i], views[j])]
+'''),
+]
+
 MUTANTS = TRACK_VERSIONS + RELU_FORWARD_ + RELU_BACKWARD + OVERLAPPING_PAIRS

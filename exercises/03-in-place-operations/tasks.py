@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 
 from tensorlab.grading.plain import element_strides
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import normal
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "OVERLAPPING_PAIRS", "RELU_BACKWARD", "RELU_FORWARD_", "TRACK_VERSIONS"]
 
 Program = list[tuple[str, ...]]
 Layout = tuple[str, int, tuple[int, ...], tuple[int, ...]]  # (storage, storage_offset, shape, strides)
-TIMED_SIZE = 1_000_000
+LARGE_SHAPE = (1024, 8)  # a loop over rows or elements runs thousands of lines; NumPy runs one
 
 
 # --- track_versions ---------------------------------------------------------------------------
@@ -94,9 +94,11 @@ TRACK_VERSIONS = Task(
         Clause("An empty program defines no names: return `{}`", ([],)),
     ],
     random_case=random_program,
-    hint="Keep, for each name, the number of its storage; and for each storage number, its version. "
-    "A view or detach copies the source's storage number; new/clone/add use the statement's index and "
-    "start that storage at version 0; in-place statements bump the counter of the target's storage.",
+    inputs="programs of 0 to 10 statements of every kind in the table over a few one-letter names: views of "
+    "views, names assigned again, and writes through any name.",
+    hint="Does a version counter belong to a name or to a storage, and which statements make a new storage "
+    "rather than another way to reach an old one?",
+    allowed=("items", "keys", "values", "get", "setdefault", "Counter", "defaultdict"),
 )
 
 
@@ -163,13 +165,13 @@ def random_relu_backward_case(rng: np.random.Generator) -> tuple[np.ndarray, np.
     return maybe_strided(rng, normal(rng, shape).astype(dtype)), maybe_strided(rng, np.asarray(out))
 
 
-def timed_relu_forward_case(rng: np.random.Generator) -> tuple[np.ndarray]:
-    """A million elements: a Python loop over them takes about a second, np.maximum a millisecond."""
-    return (normal(rng, (1000, TIMED_SIZE // 1000)),)
+def large_relu_forward_case(rng: np.random.Generator) -> tuple[np.ndarray]:
+    """8192 elements: a loop over them runs thousands of lines of the learner's code, np.maximum one."""
+    return (normal(rng, LARGE_SHAPE),)
 
 
-def timed_relu_backward_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    return normal(rng, (1000, TIMED_SIZE // 1000)), np.maximum(normal(rng, (1000, TIMED_SIZE // 1000)), 0)
+def large_relu_backward_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    return normal(rng, LARGE_SHAPE), np.maximum(normal(rng, LARGE_SHAPE), 0)
 
 
 def ramp(*shape: int) -> np.ndarray:
@@ -194,9 +196,13 @@ RELU_FORWARD_ = Task(
         Clause("`x` may have a size 0", (np.zeros((0, 3)),)),
     ],
     random_case=random_relu_forward_case, keeps_inputs=False, view_of=0,
-    view_strides=element_strides, vectorised=True, timed_case=timed_relu_forward_case,
-    hint="Write the result into x's own memory: a NumPy ufunc can take an out= argument, and a boolean mask "
-    "assignment writes in place too. Then return x itself, not a new array.",
+    view_strides=element_strides, vectorised=True, large_case=large_relu_forward_case,
+    inputs="float64, float32, int64 and int32 arrays of 0 to 3 dims (0-d and size 0 included), contiguous or "
+    "non-contiguous views (a transpose, every other column), with exact zeros (-0.0 too), inf, -inf and NaN, "
+    "and one large array of 8192 elements.",
+    hint="How can a NumPy operation put its result into memory that already exists, instead of a new array, "
+    "and which object should the caller get back?",
+    allowed=("maximum", "clip", "copyto", "where", "putmask"),
 )
 
 RELU_BACKWARD = Task(
@@ -215,9 +221,14 @@ RELU_BACKWARD = Task(
         Clause("non-contiguous views", (ramp(3, 4).T, np.maximum(ramp(4, 3), 0))),
         Clause("non-contiguous views", (ramp(2, 6)[:, ::2], np.maximum(ramp(3, 2), 0).T)),
     ],
-    random_case=random_relu_backward_case, vectorised=True, timed_case=timed_relu_backward_case,
-    hint="ReLU's derivative is 1 where the output is positive, 0 elsewhere: multiply grad by that 0/1 pattern "
-    "(a new array, grad's dtype). The input is gone (forward overwrote it), so read the pattern from out.",
+    random_case=random_relu_backward_case, vectorised=True, large_case=large_relu_backward_case,
+    fresh_result=True,
+    inputs="grad and out of the same shape and dtype, float64 or float32, 0 to 3 dims (0-d and size 0 "
+    "included), contiguous or non-contiguous views (a transpose, every other column), out >= 0 with many exact "
+    "zeros, and one large pair of 8192 elements.",
+    hint="Once the forward has overwritten its input, what does the output still tell you about where the "
+    "derivative is 1, and does the result leave grad untouched?",
+    allowed=("where", "zeros_like", "copy", "astype", "multiply"),
 )
 
 
@@ -304,9 +315,13 @@ OVERLAPPING_PAIRS = Task(
                ([("s", 0, (2,), (1,)), ("s", 2, (2,), (1,))],)),
     ],
     random_case=random_layouts,
-    hint="Compute, for each tensor, the set of storage slots it reads: storage_offset + sum(index[d] * "
-    "strides[d]) over every index (none when a size is 0). Two tensors overlap when they name the same "
-    "storage and their sets intersect. Return the pairs (i, j), i < j, in sorted order.",
+    inputs="1 to 6 layouts over one or two storages: whole matrices, transposes, rows, columns, single "
+    "elements (0-d), every other element, flat slices, expanded rows (stride 0), trailing rows and empty "
+    "(size 0) views.",
+    hint="Which storage slots does each tensor actually read, element by element (not the whole range "
+    "between its first and last), and when can two tensors read the same one?",
+    allowed=("append", "sum", "set", "add", "sorted", "isdisjoint", "intersection", "values", "defaultdict",
+             "combinations", "product", "prod", "array", "arange", "outer", "intersect1d", "unique"),
 )
 
 EXERCISE = Exercise(notebook="in_place", tasks=(TRACK_VERSIONS, RELU_FORWARD_, RELU_BACKWARD, OVERLAPPING_PAIRS))

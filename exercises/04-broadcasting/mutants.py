@@ -81,6 +81,13 @@ def broadcast_shape(a, b):
     except ValueError:
         raise RuntimeError("the shapes clash")
 '''),
+    Mutant("broadcast_shape", "allocates-ones-of-those-shapes", '''
+def broadcast_shape(a, b):
+    try:
+        return tuple(int(size) for size in (np.ones(a, dtype=bool) & np.ones(b, dtype=bool)).shape)
+    except ValueError:
+        raise RuntimeError("the shapes clash") from None
+'''),
     Mutant("broadcast_shape", "larger-size-wins", '''
 def broadcast_shape(a, b):
     ndim = max(len(a), len(b))
@@ -200,7 +207,7 @@ def broadcast_add(a, b):
     return np.asarray(a + b, dtype=np.float64)
 '''),
     Mutant("broadcast_add", "adds-into-a", ADD_CHECK + '''
-    if a.shape == np.broadcast_shapes(a.shape, b.shape):
+    if a.shape == (a + b).shape:
         a += b
         return a
     return np.asarray(a + b)
@@ -227,6 +234,13 @@ def expand_to(x, shape):
 def expand_to(x, shape):
     return np.broadcast_to(x, shape)
 '''),
+    Mutant("expand_to", "copies-the-view-with-np-array", EXPAND_STRIDES + '''
+    return np.array(np.lib.stride_tricks.as_strided(x, shape, strides))
+'''),
+    Mutant("expand_to", "stride-0-for-every-size-1-dim-of-x", EXPAND_STRIDES.replace(
+        "if size != shape[dim]:", "if size != shape[dim] or (dim >= new and size == 1):") + '''
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
+'''),
     Mutant("expand_to", "zero-stride-for-every-new-dim", '''
 def expand_to(x, shape):
     shape = tuple(shape)
@@ -240,8 +254,13 @@ def expand_to(x, shape):
         strides.append(stride if size == target else 0)
     return np.lib.stride_tricks.as_strided(x, shape, strides)
 '''),
-    Mutant("expand_to", "assumes-x-is-contiguous", EXPAND_STRIDES.replace(
-        "x.strides[dim - new]", "x.itemsize * int(np.prod(x.shape[dim - new + 1:]))") + '''
+    Mutant("expand_to", "assumes-x-is-contiguous", '''
+def contiguous_stride(x, dim):
+    stride = x.itemsize
+    for size in x.shape[dim + 1:]:
+        stride *= size
+    return stride
+''' + EXPAND_STRIDES.replace("x.strides[dim - new]", "contiguous_stride(x, dim - new)") + '''
     return np.lib.stride_tricks.as_strided(x, shape, strides)
 '''),
     Mutant("expand_to", "keeps-the-stride-of-a-stretched-dim", EXPAND_STRIDES.replace("stride = 0\n", "pass\n") + '''
@@ -251,7 +270,7 @@ def expand_to(x, shape):
     return np.lib.stride_tricks.as_strided(x, shape, [stride // x.itemsize for stride in strides])
 '''),
     Mutant("expand_to", "no-fewer-dims-check", EXPAND_STRIDES.replace(
-        'raise RuntimeError("fewer dimensions")', "x = x.reshape(x.shape[x.ndim - len(shape):])") + '''
+        'raise RuntimeError("fewer dimensions")', "x = x[(0,) * (x.ndim - len(shape))]") + '''
     return np.lib.stride_tricks.as_strided(x, shape, strides)
 '''),
     Mutant("expand_to", "zero-stretches-like-one", EXPAND_STRIDES.replace("if size != 1:", "if size > 1:") + '''
@@ -274,6 +293,6 @@ def expand_to(x, shape):
     return np.lib.stride_tricks.as_strided(x, shape, strides)
 '''),
     Mutant("expand_to", "casts-to-float", EXPAND_STRIDES + '''
-    return np.lib.stride_tricks.as_strided(x.astype(np.float64, copy=False), shape, strides)
+    return np.lib.stride_tricks.as_strided(x * 1.0, shape, strides)
 '''),
 ]

@@ -99,6 +99,17 @@ def expand_to_strides(x: np.ndarray, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(tensorlab.zeros(span).as_strided(x.shape, strides).expand(tuple(shape)).stride())
 
 
+# What the cases draw, as the notebook says it (each statement quotes its sentence).
+SHAPE_INPUTS = ("`a` and `b` are tuples of 0 to 5 sizes ≥ 0: the empty shape `()`, sizes 0 and 1, shapes of "
+                "different lengths, pairs that clash in one or several dims, and sizes far too large to allocate.")
+ADD_INPUTS = ("`a` and `b` are arrays of one dtype (float64, float32, int64 or int32) with 0 to 5 dims: 0-d arrays, "
+              "size-0 dims, shapes of different lengths, shapes that clash in one or several dims, and "
+              "non-contiguous views (a transpose, every other column).")
+EXPAND_INPUTS = ("`x` is an array of float64, float32, int64 or int32 with 0 to 6 dims (sizes 0 to 5, possibly a "
+                 "non-contiguous view: a transpose, every other column) and `shape` a tuple of 0 to 5 sizes ≥ 1; "
+                 "`x` may not fit `shape`: more dims than it, or a size other than 1 (0 included) that differs.")
+
+
 BROADCAST_SHAPE = Task(
     name="broadcast_shape",
     reference=broadcast_shape_reference,
@@ -117,9 +128,11 @@ BROADCAST_SHAPE = Task(
                ((1_000_000, 1, 1_000_000), (1, 1_000_000, 1))),
     ],
     random_case=random_shapes_case,
-    hint="Line the shapes up from the right (pad the shorter with 1s on the left); each pair of sizes "
-    "must be equal or contain a 1 (a 0 pairs with 0 or 1 only). Return a tuple of Python ints, computed "
-    "from the sizes alone (no arrays of those shapes); raise RuntimeError when they clash.",
+    hint="Lined up from the right, which pairs of sizes can share a dimension (and what may a size 0 pair "
+    "with), and what does the shorter shape hold where it has no size?",
+    inputs=SHAPE_INPUTS,
+    allowed=("append", "insert", "reverse", "pop", "reversed", "set", "zip_longest", "array", "ones", "where",
+             "any", "tolist", "warn"),
     forbidden=(*NUMPY_BROADCASTING, "torch.broadcast_shapes", "tensorlab.broadcast_shapes"),
 )
 
@@ -148,9 +161,10 @@ BROADCAST_ADD = Task(
         Clause("inputs may be non-contiguous views", (np.arange(12.0).reshape(3, 4)[:, ::2], np.arange(6.0).reshape(2, 3).T)),
     ],
     random_case=random_add_case,
-    hint="Compare the shapes right to left; when two sizes differ and neither is 1, raise RuntimeError("
-    "'The size of tensor a (A) must match the size of tensor b (B) at non-singleton dimension D'), "
-    "where D counts from the left of the broadcast result. Otherwise return a + b, without changing a or b.",
+    hint="When several dimensions clash, which one does torch report, and is its number counted in a's own "
+    "shape or in the broadcast result's?",
+    inputs=ADD_INPUTS,
+    allowed=("asarray", "array", "add", "reversed", "flatnonzero", "copy", "warn"),
     tolerance=Tolerance(match_message=True),
 )
 
@@ -179,11 +193,11 @@ EXPAND_TO = Task(
         Clause("x is left unchanged", (np.arange(4.0), (3, 2, 4))),
     ],
     random_case=random_expand_case,
-    hint="Build the view with np.lib.stride_tricks.as_strided(x, shape, strides) (strides in bytes). "
-    "Walk the dims from the right: a dim of x keeps its stride unless it is stretched (1 to another size: "
-    "stride 0); a new leading dim has stride 0 when stretched, and when its size is 1 the size × stride "
-    "of the dim to its right (0 if none). Raise RuntimeError when shape has fewer dims than x or a size "
-    "that is not 1 differs from the target.",
+    hint="Which stride makes every index along a dimension read the same element, and which dimensions of "
+    "the target really repeat an element, as opposed to a new leading one of size 1 that torch still lays out?",
+    inputs=EXPAND_INPUTS,
+    allowed=("strides", "lib", "stride_tricks", "as_strided", "array", "where", "any", "tolist", "insert", "append",
+             "reversed", "zip_longest"),
     forbidden=(*NUMPY_BROADCASTING, "torch.broadcast_to", "tensorlab.broadcast_to"),
     view_of=0,
     view_strides=expand_to_strides,

@@ -87,7 +87,7 @@ def sum_dims_vectorised(x, dims, keepdim):
     wrapped = np.where(listed < 0, listed + n, listed)
     if np.any((wrapped < 0) | (wrapped >= n)):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}])")
-    if np.bincount(wrapped, minlength=n).max() > 1:
+    if np.unique(wrapped).size != wrapped.size:
         raise RuntimeError("a dim appears multiple times in the list of dims")
     is_summed = np.isin(np.arange(n), wrapped)
     order = np.concatenate([np.flatnonzero(is_summed), np.flatnonzero(~is_summed)])

@@ -116,6 +116,16 @@ def sum_dims_loops(x, dims, keepdim):
         out[tuple(0 if d in dims else i for d, i in enumerate(position))] += x[position]
     return out if keepdim else out.reshape(tuple(s for d, s in enumerate(x.shape) if d not in dims))
 '''),
+    Mutant("sum_dims_loops", "adds-integers-in-float64-then-casts", LOOPS_DIMS + '''
+def sum_dims_loops(x, dims, keepdim):
+    dims = normalise(x, dims)
+    out = np.zeros(tuple(1 if d in dims else s for d, s in enumerate(x.shape)))
+    for position in np.ndindex(*x.shape):
+        out[tuple(0 if d in dims else i for d, i in enumerate(position))] += x[position]
+    if x.dtype.kind in "biu":
+        out = out.astype(np.int64)
+    return out if keepdim else out.reshape(tuple(s for d, s in enumerate(x.shape) if d not in dims))
+'''),
     Mutant("sum_dims_loops", "only-the-first-dim-of-a-list", LOOPS_DIMS + '''
 def sum_dims_loops(x, dims, keepdim):
     dims = normalise(x, dims)[:1]
@@ -229,6 +239,39 @@ def sum_dims_vectorised(x, dims, keepdim):
         sizes[summed] = 1
         return np.asarray(out).reshape(tuple(sizes))
     return np.asarray(out)
+'''),
+    Mutant("sum_dims_vectorised", "float64-product-then-cast-to-int64", VECTORISED_DIMS + '''
+def sum_dims_vectorised(x, dims, keepdim):
+    summed, kept = normalise(x, dims)
+    sizes = np.array(x.shape, dtype=np.int64)
+    k = int(np.prod(sizes[summed]))
+    rows = np.transpose(x, np.concatenate([kept, summed])).reshape(tuple(sizes[kept]) + (k,))
+    if x.dtype.kind in "biu":
+        out = (rows.astype(np.float64) @ np.ones(k)).astype(np.int64)
+    else:
+        out = rows @ np.ones(k, dtype=x.dtype)
+    if keepdim:
+        sizes[summed] = 1
+        return np.asarray(out).reshape(tuple(sizes))
+    return np.asarray(out)
+'''),
+    Mutant("sum_dims_vectorised", "log-of-a-product-of-exps", VECTORISED_DIMS + '''
+def sum_dims_vectorised(x, dims, keepdim):
+    summed, kept = normalise(x, dims)
+    total = np.log(np.prod(np.exp(x.astype(np.float64)), axis=tuple(summed.tolist()), keepdims=keepdim))
+    return np.asarray(np.rint(total).astype(np.int64) if x.dtype.kind in "biu" else total.astype(x.dtype))
+'''),
+    Mutant("sum_dims_vectorised", "bincount-with-weights", VECTORISED_DIMS + '''
+def sum_dims_vectorised(x, dims, keepdim):
+    summed, kept = normalise(x, dims)
+    moved = np.transpose(x, np.concatenate([kept, summed]))
+    kept_shape = moved.shape[:len(kept)]
+    k = int(np.prod(moved.shape[len(kept):]))
+    rows = int(np.prod(kept_shape))
+    groups = np.repeat(np.arange(rows), k)
+    out = np.bincount(groups, weights=moved.reshape(-1), minlength=rows).reshape(kept_shape)
+    out = out.astype(np.int64) if x.dtype.kind in "biu" else out.astype(x.dtype)
+    return np.expand_dims(out, tuple(summed.tolist())) if keepdim else out
 '''),
     Mutant("sum_dims_vectorised", "forgets-keepdim", VECTORISED_DIMS + '''
 def sum_dims_vectorised(x, dims, keepdim):

@@ -13,9 +13,8 @@ from typing import Any
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
+from tensorlab.grading.random_cases import maybe_strided, normal
 from tensorlab.grading.tasks import Clause, Exercise, Task
-from tensorlab.grading.random_cases import normal
-from tensorlab.grading.random_cases import maybe_strided
 
 __all__ = ["EXERCISE", "ARGMAX", "LOGSUMEXP", "SOFTMAX", "SUM_DIMS_LOOPS", "SUM_DIMS_VECTORISED"]
 
@@ -37,7 +36,7 @@ SUM_TOLERANCE = Tolerance(rtol=1e-5, atol=1e-5)  # float32 sums added in another
 STABLE_TOLERANCE = Tolerance(rtol=1e-5, atol=1e-7)
 FLOAT_DTYPES = (np.float64, np.float64, np.float32)  # float64 twice: the usual case
 SUM_DTYPES = (np.float64, np.float64, np.int64, np.float32, np.int32, np.bool_)
-TIMED_SHAPE = (100, 100, 100)  # a million elements: seconds for a Python loop, milliseconds for NumPy
+LARGE_SHAPE = (4, 1000, 3)  # summed over dims 2 and 0: a loop over what is kept runs 1000 times
 
 
 def _tensor(x: np.ndarray) -> Any:
@@ -109,8 +108,8 @@ def random_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, Any, bool]:
     return x, random_dims(rng, len(shape)), bool(rng.random() < 0.5)
 
 
-def timed_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, Any, bool]:
-    return normal(rng, TIMED_SHAPE), [2, 0], bool(rng.random() < 0.5)
+def large_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, Any, bool]:
+    return normal(rng, LARGE_SHAPE), [2, 0], bool(rng.random() < 0.5)
 
 
 def large_values(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
@@ -148,8 +147,10 @@ def random_softmax_case(rng: np.random.Generator) -> tuple[np.ndarray, int]:
     return random_stable_case(rng, empty=0.0)
 
 
-def timed_stable_case(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    return normal(rng, (1000, 1000)) * 30 + 1000, int(rng.integers(0, 2))
+def large_stable_case(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A long axis that is kept (1500 rows or columns) and a short one reduced: a loop over either is long."""
+    dim = int(rng.integers(0, 2))
+    return normal(rng, (8, 1500) if dim == 0 else (1500, 8)) * 30 + 1000, dim
 
 
 def random_argmax_case(rng: np.random.Generator) -> tuple[np.ndarray, int | None, bool]:
@@ -194,6 +195,10 @@ SUM_CLAUSES = [
     Clause("summing over a size-0 dim gives 0", (np.ones((2, 0, 3)), 1, False)),
     Clause("a size-0 dim that is kept gives an empty result", (np.ones((0, 3)), [1], True)),
     Clause("an integer x gives int64, like torch", (np.arange(6, dtype=np.int32).reshape(2, 3), 0, False)),
+    Clause("an integer x sums exactly, as int64 (beyond 2**53, where float64 skips integers)",
+           (np.array([[2**53 + 1, 2], [2**62 + 1, 3]]), 1, False)),
+    Clause("an integer x sums exactly, as int64 (beyond 2**53, where float64 skips integers)",
+           (np.array([[2**53 + 1, 2], [2**60 + 1, 3]]), [0, 1], True)),
     Clause("a bool x counts its True values, as int64", (np.array([[True, False, True], [True, True, False]]), [1], False)),
     Clause("a float x keeps its dtype", (np.arange(6, dtype=np.float32).reshape(3, 2) / 4, 1, True)),
     Clause("x may be a non-contiguous view", (NOT_CONTIGUOUS, [1], False)),
@@ -262,46 +267,78 @@ ARGMAX_CLAUSES = [
     Clause("x may be a non-contiguous view", (NOT_CONTIGUOUS, 1, False)),
 ]
 
-SUM_STATEMENT_HINT = (
-    "Turn dims into a sorted list of non-negative dims first (an int is a list of one; d < 0 means "
-    "d + x.ndim; raise IndexError when out of range, RuntimeError when a dim repeats). The result "
-    "keeps the other dims (and the summed ones with size 1 when keepdim); an int or bool x sums as int64."
+# What the cases draw, as the notebook says it (each statement quotes its sentence).
+SUM_INPUTS = ("`x` has 1 to 4 dims (sizes 0 to 5, possibly a non-contiguous view) of dtype float64, float32, "
+              "int64 (values up to `2**62`), int32 or bool; `dims` is an int or a list of dims in any order, negative ones too, "
+              "sometimes one named twice or out of range; `keepdim` is `True` or `False`.")
+LARGE_SUM_INPUT = "The large case is a float64 `x` of shape (4, 1000, 3), summed over dims 2 and 0."
+STABLE_INPUTS = ("`x` is float64 or float32 with 1 to 3 dims (sizes 0 to 4, possibly a non-contiguous view), "
+                 "holding ordinary values, values in the thousands (positive or negative, rows at very different "
+                 "heights), `-inf` (masked) and `+inf` entries; `dim` is any dim of `x`, negative ones too.")
+LARGE_STABLE_INPUT = "The large case is a float64 `x` of shape (8, 1500) or (1500, 8), values near 1000, reduced over its 8."
+ARGMAX_INPUTS = ("`x` is int64, int32, float64 or float32 with 1 to 3 dims (sizes 0 to 4, possibly a non-contiguous "
+                 "view) and few distinct values (many ties), NaN, `+inf` and `-inf`; `dim` is `None` or any dim, "
+                 "negative ones too, sometimes out of range; `keepdim` is `True` or `False`.")
+
+# What each part may use besides rules.COMMON_NAMES (the statement lists the same names). Nothing that adds
+# up for you: no sum, cumsum, add.at, bincount, einsum, vecdot; nor exp and log where sums are asked
+# (the log of a product of exps is a sum).
+DTYPE_FACTS = ("kind", "issubdtype", "integer", "floating", "astype")
+SUM_LOOPS_ALLOWED = (
+    *DTYPE_FACTS, "asarray", "zeros", "ndindex", "reshape", "ravel", "squeeze", "append", "sorted", "set", "add",
+    "product",
+)
+SUM_VECTORISED_ALLOWED = (
+    *DTYPE_FACTS, "array", "asarray", "atleast_1d", "zeros", "ones", "arange", "reshape", "transpose", "moveaxis",
+    "expand_dims", "concatenate", "flatnonzero", "count_nonzero", "where", "isin", "sort", "unique", "prod",
+    "sorted", "tolist", "dot", "inner", "matmul",
+)
+STABLE_ALLOWED = (
+    "astype", "errstate", "exp", "log", "log1p", "sum", "amax", "maximum", "add", "reduce", "where", "isinf",
+    "isfinite", "nan_to_num", "ones", "moveaxis", "swapaxes", "reshape", "squeeze", "expand_dims", "copy", "matmul",
+)
+ARGMAX_ALLOWED = (
+    "reshape", "ravel", "moveaxis", "zeros", "ndindex", "expand_dims", "isnan", "where", "arange", "flatnonzero",
+    "astype", "asarray", "array", "flat", "tolist", "item", "append",
 )
 
 SUM_DIMS_LOOPS = Task(
     name="sum_dims_loops", reference=sum_dims_reference, examples=SUM_EXAMPLES, clauses=SUM_CLAUSES,
     random_case=random_sum_case, tolerance=SUM_TOLERANCE, forbidden=LIBRARY_SUMS,
-    hint=SUM_STATEMENT_HINT + " Then start from zeros of the keepdim shape and loop over every position "
-    "of x (np.ndindex(x.shape)), adding x[position] into the output position that has 0 in the summed dims.",
+    hint="Which element of the output does each element of x add into: what becomes of its index in a summed "
+    "dim, and which dtype can hold the sum of a bool or int x?",
+    inputs=SUM_INPUTS, allowed=SUM_LOOPS_ALLOWED,
 )
 SUM_DIMS_VECTORISED = Task(
     name="sum_dims_vectorised", reference=sum_dims_reference, examples=SUM_EXAMPLES, clauses=SUM_CLAUSES,
     random_case=random_sum_case, tolerance=SUM_TOLERANCE, forbidden=LIBRARY_SUMS, vectorised=True,
-    timed_case=timed_sum_case,
-    hint=SUM_STATEMENT_HINT + " Then move the summed dims to the end (np.transpose), reshape them into one "
-    "dim of size k (compute k: -1 cannot be inferred when a size is 0), multiply by np.ones(k) with @, and "
-    "reshape to the keepdim shape or the shape without the summed dims.",
+    large_case=large_sum_case,
+    hint="If the summed dims were the last dims, merged into one, which matrix product would add each row up, "
+    "and how many elements does such a row hold when some size is 0?",
+    inputs=f"{SUM_INPUTS} {LARGE_SUM_INPUT}", allowed=SUM_VECTORISED_ALLOWED,
 )
 LOGSUMEXP = Task(
     name="logsumexp", reference=logsumexp_reference, examples=LOGSUMEXP_EXAMPLES, clauses=LOGSUMEXP_CLAUSES,
     random_case=random_logsumexp_case, tolerance=STABLE_TOLERANCE, forbidden=LIBRARY_LOGSUMEXPS, vectorised=True,
-    timed_case=timed_stable_case,
-    hint="log(sum(exp(x))) = m + log(sum(exp(x - m))) for any m; take m = the max along dim (keepdims=True, "
-    "initial=-np.inf so that a size-0 dim works), and use 0 instead where m is -inf or +inf. Drop dim at the end.",
+    large_case=large_stable_case,
+    hint="Which number can you take out of every exp along dim so that none overflows or underflows to a sum "
+    "of 0, how do you put it back afterwards, and what should it be when the largest entry is infinite?",
+    inputs=f"{STABLE_INPUTS} {LARGE_STABLE_INPUT}", allowed=STABLE_ALLOWED,
 )
 SOFTMAX = Task(
     name="softmax", reference=softmax_reference, examples=SOFTMAX_EXAMPLES, clauses=SOFTMAX_CLAUSES,
     random_case=random_softmax_case, tolerance=STABLE_TOLERANCE, forbidden=LIBRARY_SOFTMAXES, vectorised=True,
-    timed_case=timed_stable_case,
-    hint="Subtract the max along dim (keepdims=True) before exp: the largest term becomes exp(0) = 1, so "
-    "nothing overflows and the sum is at least 1. Divide by the sum along dim (keepdims=True).",
+    large_case=large_stable_case,
+    hint="Which shift of x along dim leaves the ratios of the exps unchanged but keeps them from overflowing, "
+    "and must it be one number per slice along dim or one for the whole array?",
+    inputs=f"{STABLE_INPUTS} {LARGE_STABLE_INPUT}", allowed=STABLE_ALLOWED,
 )
 ARGMAX = Task(
     name="argmax", reference=argmax_reference, examples=ARGMAX_EXAMPLES, clauses=ARGMAX_CLAUSES,
     random_case=random_argmax_case, forbidden=LIBRARY_ARGMAXES,
-    hint="Walk along dim keeping the best index so far; replace it only when a value is strictly larger "
-    "(so the first of equal values stays), or when the value is NaN and the best is not. dim=None: walk "
-    "over x.reshape(-1). The result is int64; keepdim puts a size-1 dim back where dim was.",
+    hint="When two values tie, which index should survive, and what does a comparison with NaN answer: is "
+    "NaN ever larger than a number?",
+    inputs=ARGMAX_INPUTS, allowed=ARGMAX_ALLOWED,
 )
 
 EXERCISE = Exercise(notebook="reductions", tasks=(SUM_DIMS_LOOPS, SUM_DIMS_VECTORISED, LOGSUMEXP, SOFTMAX, ARGMAX))

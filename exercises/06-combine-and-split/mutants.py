@@ -53,6 +53,12 @@ def cat(tensors, dim):
     moved = [np.moveaxis(array, dim, 0) for array in tensors]
     return np.ascontiguousarray(np.moveaxis(np.r_[tuple(moved)], 0, dim))
 '''),
+    Mutant("cat", "joins-with-np-append", CAT_CHECKS + '''
+    out = first
+    for array in tensors[1:]:
+        out = np.append(out, array, axis=dim)
+    return out.copy()
+'''),
     Mutant("cat", "np-empty-without-dtype", CAT_CHECKS + '''
     shape = list(first.shape)
     shape[dim] = sum(array.shape[dim] for array in tensors)
@@ -200,16 +206,20 @@ def stack(tensors, dim):
     dim = dim % first.ndim if dim < 0 and first.ndim else dim % ndim
     if any(array.shape != first.shape for array in tensors):
         raise RuntimeError("stack expects each tensor to be equal size")
-    shape = list(first.shape)
-    shape.insert(dim, len(tensors))
+    shape = first.shape[:dim] + (len(tensors),) + first.shape[dim:]
     out = np.empty(shape, dtype=first.dtype)
     for i, array in enumerate(tensors):
         out[(slice(None),) * dim + (i,)] = array
     return out
 '''),
+    Mutant("stack", "np-array-of-the-list-then-transpose", STACK_CHECKS + '''
+    stacked = np.array(tensors)
+    order = list(range(1, stacked.ndim))
+    order.insert(dim, 0)
+    return stacked.transpose(order).copy()
+'''),
     Mutant("stack", "np-empty-without-dtype", STACK_CHECKS + '''
-    shape = list(first.shape)
-    shape.insert(dim, len(tensors))
+    shape = first.shape[:dim] + (len(tensors),) + first.shape[dim:]
     out = np.empty(shape)
     for i, array in enumerate(tensors):
         out[(slice(None),) * dim + (i,)] = array
@@ -222,8 +232,7 @@ def stack(tensors, dim):
     if not -ndim <= dim < ndim:
         raise IndexError("Dimension out of range")
     dim = dim % ndim
-    shape = list(first.shape)
-    shape.insert(dim, len(tensors))
+    shape = first.shape[:dim] + (len(tensors),) + first.shape[dim:]
     out = np.empty(shape, dtype=first.dtype)
     for i, array in enumerate(tensors):
         try:
@@ -239,8 +248,7 @@ def stack(tensors, dim):
         raise RuntimeError("stack expects each tensor to be equal size")
     if dim < 0:
         dim += first.ndim + 1
-    shape = list(first.shape)
-    shape.insert(dim, len(tensors))
+    shape = first.shape[:dim] + (len(tensors),) + first.shape[dim:]
     out = np.empty(shape, dtype=first.dtype)
     for i, array in enumerate(tensors):
         out[(slice(None),) * dim + (i,)] = array
@@ -265,8 +273,7 @@ def stack(tensors, dim):
     Mutant("stack", "fails-on-0-d-arrays", STACK_CHECKS + '''
     if first.ndim == 0:
         raise RuntimeError("nothing to stack along")
-    shape = list(first.shape)
-    shape.insert(dim, len(tensors))
+    shape = first.shape[:dim] + (len(tensors),) + first.shape[dim:]
     out = np.empty(shape, dtype=first.dtype)
     for i, array in enumerate(tensors):
         out[(slice(None),) * dim + (i,)] = array
@@ -440,5 +447,30 @@ def unbind_views(shape, strides, offset, dim):
     Mutant("unbind_views", "uses-the-stride-of-dim-0", UNBIND_CHECKS + '''
     rest = lambda values: tuple(values[:dim]) + tuple(values[dim + 1:])
     return tuple((rest(shape), rest(strides), offset + i * strides[0]) for i in range(shape[dim]))
+'''),
+]
+
+# Returning an input (or a view of one) where the statement promises a new array: fresh_result looks
+# inside the list of arrays too.
+MUTANTS += [
+    Mutant("cat", "returns-the-only-array-itself", CAT_CHECKS + '''
+    if len(tensors) == 1:
+        return first
+    shape = list(first.shape)
+    shape[dim] = sum(array.shape[dim] for array in tensors)
+    out = np.empty(shape, dtype=first.dtype)
+    start = 0
+    for array in tensors:
+        out[(slice(None),) * dim + (slice(start, start + array.shape[dim]),)] = array
+        start += array.shape[dim]
+    return out
+'''),
+    Mutant("stack", "one-array-as-a-view-with-a-new-axis", STACK_CHECKS + '''
+    if len(tensors) == 1:
+        return first[(slice(None),) * dim + (np.newaxis,)]
+    out = np.empty(first.shape[:dim] + (len(tensors),) + first.shape[dim:], dtype=first.dtype)
+    for i, array in enumerate(tensors):
+        out[(slice(None),) * dim + (i,)] = array
+    return out
 '''),
 ]

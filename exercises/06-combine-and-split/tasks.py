@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import random_array
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "CAT", "CHUNK_SIZES", "STACK", "UNBIND_VIEWS"]
 
@@ -162,6 +162,33 @@ def random_unbind_case(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple
     return tuple(shape), tuple(strides), offset, random_dim(rng, ndim)
 
 
+# --- what the cases draw, as each statement says it ------------------------------------------
+CAT_INPUTS = ("`tensors` is a list of 1 to 4 arrays of one dtype (float64, float32, int64 or int32) with 0 to 4 "
+              "dims (sizes 0 to 5, possibly non-contiguous views: a transpose, every other column), sometimes "
+              "with another size that differs (often a 1) or another number of dims; `dim` is positive or "
+              "negative, sometimes out of range.")
+STACK_INPUTS = ("`tensors` is a list of 1 to 4 arrays of one dtype (float64, float32, int64 or int32) with 0 to 3 "
+                "dims (sizes 0 to 5, possibly non-contiguous views: a transpose, every other column), sometimes one "
+                "of another shape (often a size 1, or one more dim); `dim` is positive or negative, sometimes out "
+                "of range.")
+CHUNK_INPUTS = ("`size` is 0 to 39, or far too large to allocate (up to `2**61`, beyond float64's exact "
+                "integers); `chunks` is 1 to 42, or 0 or negative.")
+UNBIND_INPUTS = ("`shape` has 0 to 4 sizes (0 to 4); `strides` (each ≥ 0) are any view's: contiguous, with gaps, "
+                 "permuted, or 0 from an expand; `offset` is 0 to 19; `dim` is positive or negative, sometimes "
+                 "out of range.")
+
+# What each part may use besides rules.COMMON_NAMES (the statements list the same names). Not ``append`` or
+# ``insert`` in cat and stack: as leaf names they are np.append and np.insert too, which join arrays; nor
+# np.array (it stacks a list of arrays), transpose or swapaxes in stack (the new dim moved into place).
+CAT_ALLOWED = ("empty", "zeros", "sum", "prod", "reshape", "swapaxes", "copy", "astype")
+STACK_ALLOWED = ("empty", "zeros", "prod", "reshape", "copy", "astype")
+CHUNK_ALLOWED = ("append", "ceil")  # math.ceil of a float division is wrong on large sizes: the cases say so
+UNBIND_ALLOWED = (
+    "append", "insert", "pop", "reverse", "reversed", "sum", "zeros", "lib", "stride_tricks", "as_strided", "strides",
+    "__array_interface__",
+)
+
+
 # --- the tasks ------------------------------------------------------------------------------
 CAT = Task(
     name="cat",
@@ -198,9 +225,11 @@ CAT = Task(
         Clause("a dim out of range raises IndexError", ([np.ones((2, 3)), np.ones((2, 3))], -3)),
     ],
     random_case=random_cat_case,
-    hint="Check the arrays first (same number of dims, no 0-d array, dim in range, every size but dim's equal: "
-    "raise RuntimeError, or IndexError for dim). Then allocate the result with np.empty(shape, dtype) and copy "
-    "each array into its slice along dim, moving the start by its size.",
+    hint="Which sizes must agree before you copy anything, given that slice assignment would quietly stretch "
+    "a size 1, and where along dim does each array's slice start and stop?",
+    inputs=CAT_INPUTS,
+    allowed=CAT_ALLOWED,
+    fresh_result=True,
     forbidden=NUMPY_JOINS,
 )
 
@@ -236,9 +265,11 @@ STACK = Task(
         Clause("a dim out of range raises IndexError", ([np.array(1.0), np.array(2.0)], 2)),
     ],
     random_case=random_stack_case,
-    hint="The result has a new dim of size len(tensors) at position dim of the result (which has one more dim "
-    "than the inputs: wrap a negative dim with ndim + 1). Check the shapes (RuntimeError) and dim (IndexError), "
-    "allocate with np.empty(shape, dtype), then write array i into the index i of the new dim.",
+    hint="How many dims does the result have (so which range may a negative dim wrap into), and which index "
+    "of the new dim does each array fill?",
+    inputs=STACK_INPUTS,
+    allowed=STACK_ALLOWED,
+    fresh_result=True,
     forbidden=(*NUMPY_JOINS, "numpy.moveaxis", "numpy.rollaxis"),
 )
 
@@ -265,9 +296,10 @@ CHUNK_SIZES = Task(
         Clause("raise RuntimeError when chunks is less than 1 (also for a dim of size 0)", (0, -1)),
     ],
     random_case=random_chunk_case,
-    hint="Each piece is ceil(size / chunks) long (integer arithmetic: -(-size // chunks)); cut pieces of that "
-    "length until nothing is left, so the last may be shorter and there may be fewer than chunks. Return a "
-    "tuple of ints; size 0 gives chunks zeros; chunks < 1 raises RuntimeError.",
+    hint="How long is every piece but the last, computed with integers only (a float cannot hold every "
+    "large int), and how many pieces of that length fit before nothing is left?",
+    inputs=CHUNK_INPUTS,
+    allowed=CHUNK_ALLOWED,
     forbidden=NUMPY_SPLITS,
 )
 
@@ -292,9 +324,10 @@ UNBIND_VIEWS = Task(
         Clause("a 0-d x cannot be unbound: IndexError", ((), (), 2, 0)),
     ],
     random_case=random_unbind_case,
-    hint="Piece i of x.unbind(dim) is the view x[..., i, ...]: shape and strides without entry dim, storage "
-    "offset offset + i * strides[dim]. Return one (shape, strides, offset) tuple per index along dim, all as "
-    "tuples of Python ints; IndexError for a dim out of range or a 0-d x.",
+    hint="Which entry of shape and of strides does a piece lose, and how far into the storage does the next "
+    "piece start when a step along dim moves by that dim's stride?",
+    inputs=UNBIND_INPUTS,
+    allowed=UNBIND_ALLOWED,
 )
 
 EXERCISE = Exercise(notebook="combine_split", tasks=(CAT, STACK, CHUNK_SIZES, UNBIND_VIEWS))

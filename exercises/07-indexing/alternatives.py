@@ -312,4 +312,27 @@ def storage_positions(shape, strides, offset, index):
             dim += entry.ndim if entry.dtype == bool else 1
     return np.asarray(slots[tuple(rest)], dtype=np.int64)
 '''),
+    Alternative("storage_positions", "dtype-kind-and-issubdtype-to-sort-entries", '''
+import numpy as np
+
+def storage_positions(shape, strides, offset, index):
+    """The storage slot that each element of x[index] reads, for x laid out by shape, strides and offset."""
+    slots = offset + np.tensordot(np.indices(shape, dtype=np.int64), np.asarray(strides, dtype=np.int64), axes=(0, 0))
+    selects, rest = [], []
+    for entry in index:
+        if isinstance(entry, np.ndarray) and entry.dtype.kind == "b":
+            selects.extend([slice(None)] * entry.ndim)
+            rest.append(entry)
+        elif isinstance(entry, np.ndarray) and np.issubdtype(entry.dtype, np.integer):
+            selects.append(slice(None))
+            rest.append(entry)
+        elif entry is None:
+            rest.append(None)
+        elif isinstance(entry, str):
+            selects.append(slice(None))
+            rest.append(slice(None))
+        else:
+            selects.append(entry)
+    return np.asarray(slots[tuple(selects)][tuple(rest)], dtype=np.int64)
+'''),
 ]

@@ -116,7 +116,7 @@ def mask_select(x, mask):
     if mask.shape != x.shape[:mask.ndim]:
         raise IndexError("mask")
     flat = mask.reshape(-1)
-    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
     return rows[flat.astype(bool)].copy()
 '''),
     Mutant("mask_select", "loops-with-a-comprehension", '''
@@ -124,12 +124,12 @@ def mask_select(x, mask):
     if mask.shape != x.shape[:mask.ndim]:
         raise IndexError("mask")
     flat = mask.reshape(-1)
-    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
     picked = [rows[k] for k in range(flat.size) if flat[k]]
     return np.array(picked, dtype=x.dtype).reshape((len(picked),) + x.shape[mask.ndim:])
 '''),
     variant("mask_select", "column-major-order",
-            ("    flat = mask.reshape(-1)\n    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])",
+            ("    flat = mask.reshape(-1)\n    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))",
              "    flat = mask.reshape(-1, order=\"F\")\n    rows = x.reshape((flat.size,) + x.shape[mask.ndim:], order=\"F\")")),
     variant("mask_select", "no-shape-check",
             ('''    if mask.shape != x.shape[:mask.ndim]:
@@ -138,18 +138,18 @@ def mask_select(x, mask):
     variant("mask_select", "off-by-one-count",
             ("np.arange(1, count + 1)", "np.arange(count)")),
     variant("mask_select", "flattens-everything",
-            ("    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])", "    rows = x.reshape(-1)[: flat.size]")),
+            ("    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))", "    rows = x.reshape(-1)[: flat.size]")),
     variant("mask_select", "result-as-float",
             ("    return rows[positions]", "    return rows[positions].astype(float)")),
     variant("mask_select", "assumes-contiguous-memory",
-            ("    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])",
+            ("    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))",
              "    rows = np.frombuffer(x.base if x.base is not None else x, dtype=x.dtype)[: x.size].reshape((flat.size,) + x.shape[mask.ndim:])")),
     Mutant("mask_select", "loops-with-while", '''
 def mask_select(x, mask):
     if mask.shape != x.shape[:mask.ndim]:
         raise IndexError("mask")
     flat = mask.reshape(-1)
-    rows = x.reshape((flat.size,) + x.shape[mask.ndim:])
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
     positions = []
     k = 0
     while k < flat.size:
@@ -245,6 +245,91 @@ def storage_positions(shape, strides, offset, index):
     items = tuple(slice(None) if isinstance(e, str) else tensorlab.tensor(e.tolist()) if isinstance(e, np.ndarray) else e for e in index)
     return x[items].numpy()
 '''),
+]
+
+# Holes closed by issue 26: a view of x where a new array is promised, helpers that do the work under another
+# name (refused by the allow-list), a NumPy scalar where a 0-d array is promised.
+MASK_SELECT += [
+    Mutant("mask_select", "all-true-returns-a-view-of-x", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
+    if flat.all():
+        return rows
+    positions = np.searchsorted(np.cumsum(flat), np.arange(1, int(flat.sum()) + 1))
+    return rows[positions]
+'''),
+    Mutant("mask_select", "np-repeat-by-the-mask", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    return np.repeat(x.reshape((flat.size, *x.shape[mask.ndim:])), flat.astype(np.int64), axis=0)
+'''),
+    Mutant("mask_select", "nonzero-through-methodcaller", '''
+import operator
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("mask")
+    flat = mask.reshape(-1)
+    (positions,) = operator.methodcaller("nonzero")(flat)
+    return x.reshape((flat.size, *x.shape[mask.ndim:]))[positions]
+'''),
+]
+ASSIGNMENT_SOURCES += [
+    Mutant("assignment_sources", "broadcast-to-in-disguise-with-as-strided", '''
+def assignment_sources(shape, index, value_shape):
+    sources = np.full(shape, -1, dtype=np.int64)
+    first, rest = [], []
+    for entry in index:
+        if type(entry) is int:
+            first.append(entry)
+        else:
+            uses = 0 if entry is None else entry.ndim if isinstance(entry, np.ndarray) and entry.dtype == bool else 1
+            first.extend([slice(None)] * uses)
+            rest.append(slice(None) if isinstance(entry, str) else entry)
+    target = sources[(*first, ...)]
+    labels = np.arange(int(np.prod(value_shape)), dtype=np.int64).reshape(value_shape)
+    want = target[tuple(rest)].shape
+    while labels.ndim > len(want) and labels.shape[0] == 1:
+        labels = labels[0]
+    pad = len(want) - labels.ndim
+    if pad < 0 or not all(size in (1, goal) for size, goal in zip(labels.shape, want[pad:])):
+        raise RuntimeError("shape mismatch")
+    strides = (0,) * pad + tuple(0 if size == 1 else step for size, step in zip(labels.shape, labels.strides))
+    target[tuple(rest)] = np.lib.stride_tricks.as_strided(labels, want, strides)
+    return sources
+'''),
+    Mutant("assignment_sources", "copyto-broadcasts-for-it", '''
+def assignment_sources(shape, index, value_shape):
+    sources = np.full(shape, -1, dtype=np.int64)
+    first, rest = [], []
+    for entry in index:
+        if type(entry) is int:
+            first.append(entry)
+        else:
+            uses = 0 if entry is None else entry.ndim if isinstance(entry, np.ndarray) and entry.dtype == bool else 1
+            first.extend([slice(None)] * uses)
+            rest.append(slice(None) if isinstance(entry, str) else entry)
+    target = sources[(*first, ...)]
+    labels = np.arange(int(np.prod(value_shape)), dtype=np.int64).reshape(value_shape)
+    picked = np.empty(target[tuple(rest)].shape, dtype=np.int64)
+    while labels.ndim > picked.ndim and labels.shape[0] == 1:
+        labels = labels[0]
+    try:
+        np.copyto(picked, labels)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
+    target[tuple(rest)] = picked
+    return sources
+'''),
+]
+STORAGE_POSITIONS += [
+    variant("storage_positions", "0-d-result-as-a-numpy-scalar",
+            ("    return np.asarray(positions[tuple(first)][tuple(rest)], dtype=np.int64)",
+             "    return positions[tuple(first)][tuple(rest)]")),
 ]
 
 MUTANTS = INDEX_SHAPE + MASK_SELECT + ASSIGNMENT_SOURCES + STORAGE_POSITIONS

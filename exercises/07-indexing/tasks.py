@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from tensorlab.grading.tasks import Clause, Exercise, Task
+from tensorlab.grading.compare import Tolerance
 from tensorlab.grading.random_cases import normal
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
-__all__ = ["EXERCISE", 
-    "ASSIGNMENT_SOURCES", "INDEX_SHAPE", "MASK_SELECT", "STORAGE_POSITIONS", "as_torch_index",
+__all__ = [
+    "EXERCISE", "ASSIGNMENT_SOURCES", "INDEX_SHAPE", "MASK_SELECT", "STORAGE_POSITIONS", "as_torch_index",
     "index_shape_reference", "random_index",
 ]
 
@@ -31,6 +32,31 @@ NONZERO_FAMILY = (
     "numpy.ma", "torch.masked_select", "tensorlab.masked_select",
 )
 DTYPES = (np.float64, np.float64, np.int64, np.float32, np.int32)
+
+# The allow-lists (besides rules.COMMON_NAMES): what each part's own work needs, never the operation it writes.
+LIST_METHODS = ("append", "extend", "insert", "pop", "index", "count", "type", "sum", "set", "sorted", "reversed",
+                "kind", "issubdtype", "integer")  # and what tells a mask from an index array
+INDEX_SHAPE_ALLOWED = (*LIST_METHODS, "count_nonzero", "broadcast_shapes", "prod", "zip_longest", "fullmatch", "group")
+MASK_SELECT_ALLOWED = ("reshape", "ravel", "flatten", "cumsum", "searchsorted", "arange", "count_nonzero", "argsort",
+                       "sort", "logical_not", "invert", "astype", "copy", "empty", "zeros", "take", "sum")
+ASSIGNMENT_SOURCES_ALLOWED = (*LIST_METHODS, "arange", "full", "ones", "zeros", "empty", "asarray", "array",
+                              "reshape", "prod", "indices", "repeat", "squeeze", "expand_dims")
+STORAGE_POSITIONS_ALLOWED = (*LIST_METHODS, "arange", "full", "zeros", "asarray", "array", "reshape", "indices",
+                             "tensordot", "dot", "take", "lib", "stride_tricks", "as_strided")
+
+# What each part's cases draw (its statement quotes these sentences).
+INDEX_INPUTS = ("Cases draw index entries of every kind: ints (negative too), the string \":\", None, int64 index "
+                "arrays of 1 or 2 dims (empty ones too), bool masks over 1 or 2 dims, and wrong indices: positions "
+                "out of range, index arrays that do not broadcast, masks of the wrong shape, too many entries.")
+INDEX_SHAPE_INPUTS = INDEX_INPUTS + " shape has 1 to 4 dims of size 0 to 4, or sizes far too large to allocate."
+MASK_SELECT_INPUTS = ("Cases draw x of float64, float32, int64 or int32 with 1 to 4 dims (the last may have size 0), "
+                      "sometimes a non-contiguous view (a transpose, every other column); mask is bool over x's "
+                      "leading 1 to x.ndim dims, sometimes a non-contiguous view, sometimes of the wrong shape; one "
+                      "large case is 1500 x 8.")
+ASSIGNMENT_SOURCES_INPUTS = (INDEX_INPUTS + " shape has 1 to 4 dims of size 1 to 4; an index never writes a position twice. value_shape may be () "
+                             "(a number), have sizes 1 that stretch, fewer dims, extra leading 1s, or not fit at all.")
+STORAGE_POSITIONS_INPUTS = (INDEX_INPUTS + " Layouts have 1 to 4 dims: contiguous, with gaps (as after slicing), "
+                            "transposed, with stride 0 (expanded), and an offset from 0 to 5.")
 
 
 def _tensorlab() -> Any:
@@ -287,8 +313,8 @@ def random_storage_case(rng: np.random.Generator) -> tuple[tuple[int, ...], tupl
     return shape, strides, offset, random_index(rng, shape)
 
 
-def timed_mask_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    return normal(rng, (1000, 1000)), rng.random((1000, 1000)) < 0.5
+def large_mask_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    return normal(rng, (1500, 8)), rng.random((1500, 8)) < 0.5
 
 
 # --- the tasks --------------------------------------------------------------------------------
@@ -339,11 +365,10 @@ INDEX_SHAPE = Task(
                ((1_000_000, 1_000_000, 1_000_000), (":", _ints(0, 1), ":"))),
     ],
     random_case=random_index_shape_case,
-    hint="Go through the entries once: ints check their range and disappear; ':' keeps a size; None gives a 1; "
-    "index arrays (and masks, as the count of their Trues) are broadcast together into one block. "
-    "Drop the ints first, then the block goes where the advanced entries were if they are next to each other, "
-    "else first. Return a tuple of ints, computed from the shapes (no arrays of those shapes); raise IndexError "
-    "for the errors.",
+    hint="Which entries keep, drop or add a dim, how do all the advanced entries combine into one block, and "
+    "where does torch put that block once the ints are gone?",
+    allowed=INDEX_SHAPE_ALLOWED,
+    inputs=INDEX_SHAPE_INPUTS,
 )
 
 MASK_SELECT = Task(
@@ -369,14 +394,15 @@ MASK_SELECT = Task(
         Clause("x and mask are left unchanged", (np.arange(5.0), _bools(1, 0, 1, 0, 1))),
     ],
     random_case=random_mask_case,
-    hint="Flatten the mask's dims: x as (mask.size, rest...), the mask as one row. The k-th selected row is the "
-    "first position where the running count of Trues (np.cumsum) reaches k (np.searchsorted finds it); pick "
-    "those rows with an integer index and give the result the shape (count, rest...). Raise IndexError when "
-    "mask.shape differs from x.shape[:mask.ndim].",
+    hint="If you count the Trues as you walk along the flattened mask, at which position does the count first "
+    "reach 1, then 2, then 3, and how do those integer positions pick the rows to keep?",
+    allowed=MASK_SELECT_ALLOWED,
+    inputs=MASK_SELECT_INPUTS,
+    fresh_result=True,
     forbidden=NONZERO_FAMILY,
     no_mask_indexing=True,
     vectorised=True,
-    timed_case=timed_mask_case,
+    large_case=large_mask_case,
 )
 
 ASSIGNMENT_SOURCES = Task(
@@ -406,10 +432,10 @@ ASSIGNMENT_SOURCES = Task(
         Clause("raise IndexError when the index is wrong for x", ((2, 3), (2,), ())),
     ],
     random_case=random_assignment_case,
-    hint="Label v's elements 0, 1, 2, ... (an arange in v's shape) and assign them into an int64 array of -1s, "
-    "the way torch does: apply the ints first (a view), drop v's extra leading 1s, and raise RuntimeError when "
-    "v does not broadcast to x[index] (NumPy raises ValueError). Every element then names the element of v it "
-    "holds.",
+    hint="If every element of v held its own flat position, what would x hold after the assignment, and where do "
+    "torch's rules (ints first, extra leading 1s, the error's class) part from NumPy's?",
+    allowed=ASSIGNMENT_SOURCES_ALLOWED,
+    inputs=ASSIGNMENT_SOURCES_INPUTS,
     forbidden=NUMPY_BROADCASTING,
 )
 
@@ -433,12 +459,15 @@ STORAGE_POSITIONS = Task(
         Clause("a mask covers as many dims as it has", ((2, 3, 4), (12, 4, 1), 0, (np.array([[1, 0, 1], [0, 1, 1]], dtype=bool), 1))),
         Clause("separated advanced entries: their block comes first", ((5, 3, 4), (1, 20, 5), 2, (":", _ints(0, 2), _bools(1, 0, 0, 1)))),
         Clause("an empty result", ((2, 3), (3, 1), 0, (np.zeros(0, np.int64),))),
+        Clause("an index of ints only reads one slot: a 0-d int64 array (not a NumPy scalar)", ((2, 3), (3, 1), 4, (1, 2))),
         Clause("raise IndexError when the index is wrong for x", ((2, 3), (3, 1), 0, (_ints(0, 1), _ints(0, 1, 2)))),
     ],
     random_case=random_storage_case,
-    hint="Element i of x (a multi-index) lives at storage slot offset + sum(i_d * stride_d): build that array of "
-    "positions for the whole of x (np.indices, or np.arange with as_strided), then index it the way torch "
-    "indexes x (ints first). Return int64 positions in the shape of x[index].",
+    tolerance=Tolerance(scalar_for_0d=False),
+    hint="Which storage slot does each element of x read, written as one array over the whole of x, and what "
+    "do you get when you index that array the way torch indexes x?",
+    allowed=STORAGE_POSITIONS_ALLOWED,
+    inputs=STORAGE_POSITIONS_INPUTS,
 )
 
 EXERCISE = Exercise(notebook="indexing", tasks=(INDEX_SHAPE, MASK_SELECT, ASSIGNMENT_SOURCES, STORAGE_POSITIONS))

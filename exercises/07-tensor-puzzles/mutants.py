@@ -185,6 +185,16 @@ MISTAKES: dict[str, list[tuple[str, str]]] = {
 }
 
 
+# Right answers that call a puzzle that comes LATER in the notebook: not a building block yet.
+LATER_PUZZLES: list[tuple[str, str, str]] = [
+    ("ones", "calls the later triu", "return triu(i)[np.arange(i) * 0, np.arange(i)]"),
+    ("total", "calls the later pad_to", "return ones(len(a)) @ pad_to(a, len(a))[:, np.newaxis]"),
+    ("eye", "calls the later triu", "return triu(j) - np.where(np.arange(j)[:, np.newaxis] < np.arange(j), 1, 0)"),
+    ("diff", "calls the later flip and pad_to", "return a - flip(pad_to(flip(a)[1:], len(a)))"),
+    ("compress", "calls the later pad_to", "return pad_to(v[g], i)"),
+]
+
+
 def answer(name: str, body: str, header: str = "") -> str:
     return f"{header}def {name}({ARGUMENTS[name]}):\n    {body}\n"
 
@@ -196,7 +206,21 @@ def mutants_of(name: str) -> list[Mutant]:
         Mutant(name, "the NumPy function that does it", answer(name, NUMPY_CHEATS[name])),
         Mutant(name, "the loop written with while", answer(name, WHILE_LOOPS[name])),
         *(Mutant(name, mistake, answer(name, body)) for mistake, body in MISTAKES[name]),
+        *(Mutant(name, mistake, answer(name, body)) for puzzle, mistake, body in LATER_PUZZLES if puzzle == name),
     ]
 
 
 MUTANTS = [mutant for name in ARGUMENTS for mutant in mutants_of(name)]
+MUTANTS += [  # operators the statement's arithmetic leaves out (refused_operators)
+    Mutant("ones", "a power of zero instead of the building blocks", """
+import numpy as np
+def ones(i):
+    return np.arange(i) ** 0
+"""),
+    Mutant("eye", "xor of two comparisons for the diagonal", """
+import numpy as np
+def eye(j):
+    a = np.arange(j)
+    return np.where((a[:, None] < a) ^ (a[:, None] <= a), 1, 0)
+"""),
+]

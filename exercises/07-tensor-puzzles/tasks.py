@@ -258,6 +258,68 @@ SPECS: dict[str, Callable[..., np.ndarray]] = {
     "bincount": bincount_spec, "scatter_add": scatter_add_spec,
 }
 
+# Each puzzle's hint: a question about the idea, never the answer (shown after a repeated failure).
+HINTS: dict[str, str] = {
+    "ones": "Which whole-array expression built on an arange has the same value at every position, whatever "
+            "the arange holds?",
+    "total": "How can a matrix product between a row of ones and a column add up every element of that column?",
+    "outer": "If a stands as a column and b as a row, what does broadcasting make of their product?",
+    "diag": "Which pairs of row and column positions name the diagonal, and can two index arrays pick all of "
+            "them at once?",
+    "eye": "When is a row position equal to a column position, and how do you compare every row position with "
+           "every column position at once?",
+    "triu": "Which comparison between a row position and a column position holds exactly on and above the "
+            "diagonal?",
+    "cumsum": "Which 0/1 matrix from an earlier puzzle, multiplied with a, adds up exactly the elements up to "
+              "each position?",
+    "diff": "How do you read every element's left neighbour with one index array, and what stands in for the "
+            "missing neighbour of the first element?",
+    "vstack": "How can a column of two row positions choose, row by row, between a and b?",
+    "roll": "Which position of a does each output slot read, and how does the last slot wrap back to the start?",
+    "flip": "Which position of a does output slot k read, counting from the end?",
+    "compress": "For each kept value, how many kept values come before it, which earlier puzzle counts that, and "
+                "how does a 0/1 matrix move each value to its slot?",
+    "pad_to": "How can a 0/1 matrix that pairs each position of a with an output slot copy a, and what do the "
+              "slots that no position pairs with receive?",
+    "sequence_mask": "Which comparison between a column position and a row's length says whether an entry is "
+                     "kept, and how do you make it for every row at once?",
+    "bincount": "If every element of a became a one-hot row over the values 0 to j-1, how would you add those "
+                "rows up?",
+    "scatter_add": "How does bincount change when each one-hot row is weighted by its value instead of by 1?",
+}
+
+# What each puzzle's cases draw (its statement quotes this sentence).
+ARRAY = ("an int64 array of length 0 to 9 (small values, negative too), sometimes a non-contiguous view "
+         "(every other element)")
+INPUTS: dict[str, str] = {
+    "ones": "Inputs: i is an int from 0 to 9.",
+    "total": f"Inputs: a is {ARRAY}.",
+    "outer": f"Inputs: a and b are each {ARRAY}.",
+    "diag": "Inputs: a is a square int64 matrix of size 0 to 9 (small values, negative too), sometimes a "
+            "transposed view.",
+    "eye": "Inputs: j is an int from 0 to 9.",
+    "triu": "Inputs: j is an int from 0 to 9.",
+    "cumsum": f"Inputs: a is {ARRAY}.",
+    "diff": "Inputs: a is an int64 array of length 1 to 9 (small values, negative too), sometimes a non-contiguous "
+            "view (every other element).",
+    "vstack": f"Inputs: a and b are each {ARRAY}, both of the same length.",
+    "roll": "Inputs: a is an int64 array of length 1 to 9 (small values, negative too), sometimes a non-contiguous "
+            "view (every other element).",
+    "flip": f"Inputs: a is {ARRAY}.",
+    "compress": f"Inputs: g is a bool array of length 0 to 9; v is {ARRAY}, as long as g; i is an int from "
+                "the number of Trues in g to that number + 2.",
+    "pad_to": f"Inputs: a is {ARRAY}; j is an int from 0 to 9.",
+    "sequence_mask": "Inputs: values is a 2-d int64 array of 1 to 9 rows and 0 to 9 columns (small values, "
+                     "negative too); lengths is an int64 array, one length per row, each from 0 to the number of "
+                     "columns.",
+    "bincount": "Inputs: a is an int64 array of length 0 to 9 with values from 0 to j - 1, sometimes a "
+                "non-contiguous view (every other element); j is an int from 1 to 7.",
+    "scatter_add": f"Inputs: values is {ARRAY}; link is an int64 array as long as values, with values from 0 to "
+                   "j - 1, sometimes a non-contiguous view; j is an int from 1 to 7.",
+}
+
+NAMES = tuple(SPECS)  # the puzzles in the notebook's order: an answer may call an earlier one, never a later one
+
 PUZZLES: dict[str, Task] = {
     name: Task(
         name=name,
@@ -265,10 +327,12 @@ PUZZLES: dict[str, Task] = {
         examples=EXAMPLES[name],
         clauses=CLAUSES[name],
         random_case=RANDOM_CASES[name],
-        hint=f"read {name}_spec's loop in the exercise, and build the same array with arange, where, indexing "
-             "and broadcasting; earlier puzzles may help",
+        hint=HINTS[name],
+        inputs=INPUTS[name],
         vectorised=True,
         only=ONLY,
+        refused_operators=("**", "^", "<<", ">>"),  # the statement's arithmetic has no powers or bit tricks
+        forbidden=NAMES[NAMES.index(name) + 1:],
     )
     for name, spec in SPECS.items()
 }

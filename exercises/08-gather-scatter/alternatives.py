@@ -40,6 +40,17 @@ def gather_loops(x, dim, index):
             moved_out[(k,) + rest] = moved_x[(moved_index[(k,) + rest],) + rest]
     return np.ascontiguousarray(np.moveaxis(moved_out, 0, dim))
 '''),
+    Alternative("gather_loops", "itertools-product-over-the-positions", '''
+import itertools
+import numpy as np
+def gather_loops(x, dim, index):
+    d = dim % x.ndim
+    out = np.zeros(index.shape, dtype=x.dtype)
+    for position in itertools.product(*[range(size) for size in index.shape]):
+        source = position[:d] + (int(index[position]),) + position[d + 1:]
+        out[position] = x[source]
+    return out
+'''),
     # --- scatter_add_loops --------------------------------------------------------------------
     Alternative("scatter_add_loops", "ndenumerate-with-tuple-splicing", '''
 import numpy as np
@@ -87,22 +98,15 @@ def gather_vectorised(x, dim, index):
     coordinates[dim] = index.reshape(-1)
     return x[tuple(coordinates)].reshape(index.shape)
 '''),
-    Alternative("gather_vectorised", "moveaxis-2d-rows-and-columns", '''
+    Alternative("gather_vectorised", "dense-coordinate-grids-with-index-assigned", '''
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 def gather_vectorised(x, dim, index):
-    moved_index = np.moveaxis(index, dim, 0)               # (m, *rest)
-    moved_x = np.moveaxis(x, dim, 0)                       # (n, *x_rest), rest <= x_rest
-    rest = moved_index.shape[1:]
-    columns = int(np.prod(rest, dtype=np.int64))
-    leading = as_strided(moved_x, shape=moved_x.shape[:1] + rest, strides=moved_x.strides, writeable=False)
-    table = leading.reshape(moved_x.shape[0], columns)     # (n, R)
-    rows = moved_index.reshape(moved_index.shape[0], columns)
-    picked = table[rows, np.arange(columns)]               # (m, R)
-    return np.moveaxis(picked.reshape(moved_index.shape), 0, dim).copy()
+    grids = np.indices(index.shape)                        # (ndim, *index.shape): every coordinate, written out
+    grids[dim] = index                                     # the coordinates along dim come from index
+    return x[tuple(grids)]
 '''),
     # --- scatter_add_vectorised ---------------------------------------------------------------
-    Alternative("scatter_add_vectorised", "ravel-multi-index-and-bincount", '''
+    Alternative("scatter_add_vectorised", "flat-positions-and-add-at-on-a-flat-copy", '''
 import numpy as np
 def scatter_add_vectorised(x, dim, index, src):
     positions = np.unravel_index(np.arange(index.size), index.shape)
@@ -110,26 +114,20 @@ def scatter_add_vectorised(x, dim, index, src):
     targets = list(positions)
     targets[dim] = index.reshape(-1)
     flat = np.ravel_multi_index(tuple(targets), x.shape)
-    sums = np.bincount(flat, weights=values, minlength=x.size)
-    return (x + sums.reshape(x.shape)).astype(x.dtype)
+    out = x.copy()
+    view = out.reshape(-1)                                 # out is a fresh C-contiguous copy: a view
+    np.add.at(view, flat, values)
+    return out
 '''),
-    Alternative("scatter_add_vectorised", "sort-then-add-reduceat", '''
+    Alternative("scatter_add_vectorised", "moveaxis-views-then-add-at", '''
 import numpy as np
 def scatter_add_vectorised(x, dim, index, src):
     out = x.copy()
-    positions = np.unravel_index(np.arange(index.size), index.shape)
-    targets = list(positions)
-    targets[dim] = index.reshape(-1)
-    flat = np.ravel_multi_index(tuple(targets), x.shape)
-    if flat.size == 0:
-        return out
-    order = np.argsort(flat, kind="stable")
-    flat_sorted = flat[order]
-    values_sorted = src[positions][order]
-    starts = np.flatnonzero(np.r_[True, flat_sorted[1:] != flat_sorted[:-1]])
-    sums = np.add.reduceat(values_sorted, starts)
-    view = out.reshape(-1)                                 # out is a fresh C-contiguous copy: a view
-    view[flat_sorted[starts]] += sums
+    moved_out = np.moveaxis(out, dim, 0)                   # a view: adding into it adds into out
+    moved_index = np.moveaxis(index, dim, 0)
+    block = src[np.indices(index.shape, sparse=True)]
+    rest = list(np.indices(moved_index.shape, sparse=True))[1:]
+    np.add.at(moved_out, (moved_index, *rest), np.moveaxis(block, dim, 0))
     return out
 '''),
 ]

@@ -349,4 +349,70 @@ def scatter_add_vectorised(x, dim, index, src):
     np.add.at(out, tuple(coordinates[::-1]), src[positions])
     return out
 '''),
+    # --- holes closed by issue 26: a result in x's memory, float64 sums of int64, helpers not on the list ---
+    Mutant("scatter_add_loops", "returns-x-itself-when-nothing-is-added", '''
+def scatter_add_loops(x, dim, index, src):
+    if index.size == 0:
+        return x
+    out = x.copy()
+    for position in np.ndindex(*index.shape):
+        target = list(position)
+        target[dim] = index[position]
+        out[tuple(target)] += src[position]
+    return out
+'''),
+    Mutant("scatter_add_loops", "adds-in-float64", '''
+def scatter_add_loops(x, dim, index, src):
+    out = x.astype(np.float64)
+    for position in np.ndindex(*index.shape):
+        target = list(position)
+        target[dim] = index[position]
+        out[tuple(target)] += src[position]
+    return out.astype(x.dtype)
+'''),
+    Mutant("scatter_add_loops", "np-add-at-in-the-loops-part", '''
+def scatter_add_loops(x, dim, index, src):
+    out = x.copy()
+    positions = np.indices(index.shape, sparse=True)
+    coordinates = list(positions)
+    coordinates[dim] = index
+    np.add.at(out, tuple(coordinates), src[positions])
+    return out
+'''),
+    Mutant("scatter_add_vectorised", "returns-x-itself-when-nothing-is-added", '''
+def scatter_add_vectorised(x, dim, index, src):
+    if index.size == 0:
+        return x
+    out = x.copy()
+    positions = np.indices(index.shape, sparse=True)
+    coordinates = list(positions)
+    coordinates[dim] = index
+    np.add.at(out, tuple(coordinates), src[positions])
+    return out
+'''),
+    Mutant("scatter_add_vectorised", "adds-in-float64", '''
+def scatter_add_vectorised(x, dim, index, src):
+    out = x.astype(np.float64)
+    positions = np.indices(index.shape, sparse=True)
+    coordinates = list(positions)
+    coordinates[dim] = index
+    np.add.at(out, tuple(coordinates), src[positions])
+    return out.astype(x.dtype)
+'''),
+    Mutant("scatter_add_vectorised", "bincount-with-weights", '''
+def scatter_add_vectorised(x, dim, index, src):
+    positions = np.unravel_index(np.arange(index.size), index.shape)
+    targets = list(positions)
+    targets[dim] = index.reshape(-1)
+    flat = np.ravel_multi_index(tuple(targets), x.shape)
+    sums = np.bincount(flat, weights=src[positions], minlength=x.size)
+    return (x + sums.reshape(x.shape)).astype(x.dtype)
+'''),
+    Mutant("gather_vectorised", "sliding-window-view-of-x", '''
+def gather_vectorised(x, dim, index):
+    windows = np.lib.stride_tricks.sliding_window_view(x, 1, axis=dim)[..., 0]
+    coordinates = list(np.indices(index.shape, sparse=True))
+    coordinates[dim] = index
+    return windows[tuple(coordinates)]
+'''),
 ]

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensorlab.grading.random_cases import maybe_strided, normal, strided
-
+from tensorlab.grading.random_cases import maybe_strided, normal
 from tensorlab.grading.tasks import Clause, Exercise, Task
-from tensorlab.grading.random_cases import normal
 
 __all__ = ["EXERCISE", "GATHER_LOOPS", "GATHER_VECTORISED", "SCATTER_ADD_LOOPS", "SCATTER_ADD_VECTORISED"]
 
@@ -21,13 +19,12 @@ LIBRARY_SCATTERS = (
     "torch.index_add", "tensorlab.scatter_add", "tensorlab.Tensor.scatter_add", "tensorlab.Tensor.scatter_add_",
     "tensorlab.index_add",
 )
-TIMED_SIDE = 1000  # the timed case's index is TIMED_SIDE x TIMED_SIDE: a million positions
-TIMED_DIM_SIZE = 64  # ...aimed at a dim of this size, so every target is hit many times
+LARGE_SHAPE = (1000, 6)  # the large case's index: a loop over its rows or positions runs thousands of lines
+LARGE_DIM_SIZE = 16  # ...aimed at a dim of this size, so every target is hit many times
 
 
 def gather_reference(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
-    """tensorlab's gather, on the arrays themselves: no copies, so that the timed case's limit
-    (25 times this function's time) stays close to what NumPy needs."""
+    """tensorlab's gather, on the arrays themselves (no copies)."""
     import tensorlab
 
     return tensorlab.gather(tensorlab.from_numpy(x), dim, tensorlab.from_numpy(index)).numpy()
@@ -86,20 +83,22 @@ def random_scatter_case(rng: np.random.Generator) -> tuple[np.ndarray, int, np.n
     x, dim, index = random_gather_case(rng)
     src_shape = tuple(size + int(rng.integers(0, 2)) for size in index.shape)
     src = random_values(rng, src_shape, integer=x.dtype.kind == "i")
+    if x.dtype.kind == "i" and rng.random() < 0.3:  # past 2**53: a sum done in float64 comes out wrong
+        x = x + BIG
     return x, dim, index, maybe_strided(rng, src)
 
 
-def timed_gather_case(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray]:
-    """A million positions: a Python loop over them takes seconds, one NumPy indexing tens of milliseconds."""
+def large_gather_case(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray]:
+    """Six thousand positions: a Python loop over them runs thousands of lines, NumPy indexing a handful."""
     dim = int(rng.integers(0, 2))
-    shape = [TIMED_SIDE, TIMED_SIDE]
-    shape[dim] = TIMED_DIM_SIZE
-    index = rng.integers(0, TIMED_DIM_SIZE, size=(TIMED_SIDE, TIMED_SIDE)).astype(np.int64)
+    shape = list(LARGE_SHAPE)
+    shape[dim] = LARGE_DIM_SIZE
+    index = rng.integers(0, LARGE_DIM_SIZE, size=LARGE_SHAPE).astype(np.int64)
     return normal(rng, tuple(shape)), dim, index
 
 
-def timed_scatter_case(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
-    x, dim, index = timed_gather_case(rng)
+def large_scatter_case(rng: np.random.Generator) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    x, dim, index = large_gather_case(rng)
     return x, dim, index, normal(rng, index.shape)
 
 
@@ -149,6 +148,8 @@ SCATTER_INDEX_SHAPE = ("index may be longer than x along dim, and shorter than x
                        "(then x's other elements are copied unchanged).")
 SCATTER_DTYPE = "The result has x's dtype (src has the same one): int x and src give an int result."
 SCATTER_EMPTY = "index (and src) may have a size-0 dim: then nothing is added, the result equals x."
+EXACT_INTS = "int64 sums are exact, also for values past 2**53 (where float64 can no longer count by ones)."
+BIG = 2**53 + 1  # the first int64 that float64 cannot hold
 
 SCATTER_CLAUSES = [
     Clause(SAME_DIMS, (np.arange(4.0), 0, np.array([3, 0]), np.array([10.0, 20.0]))),
@@ -164,37 +165,51 @@ SCATTER_CLAUSES = [
     Clause(SCATTER_EMPTY, (np.array([[7, -3, 5], [1, 0, 2]]), 0, np.zeros((0, 3), dtype=np.int64),
                            np.zeros((0, 3), dtype=np.int64))),
     Clause(ANY_STRIDES, (TRANSPOSED, 0, EVERY_OTHER_COLUMN, np.arange(1.0, 13.0).reshape(3, 4).T[:2, :3])),
+    Clause(EXACT_INTS, (np.array([BIG, -BIG, 3]), 0, np.array([0, 0, 1, 2]), np.array([1, 1, 1, BIG]))),
+    Clause(NEW_ARRAY, (np.array([[1.0, 2.0], [3.0, 4.0]]), 0, np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)))),
 ]
 
-GATHER_HINT = (
-    "out[i][j][k] = x[index[i][j][k]][j][k] when dim == 0: the output has index's shape, and only the "
-    "coordinate along dim is replaced by the index value."
-)
-SCATTER_HINT = (
-    "Start from a copy of x; for every position p of index, add src[p] to the element of the copy at p "
-    "with the coordinate along dim replaced by index[p]. Repeated indices add up. Do not change x."
-)
+GATHER_INPUTS = ("Cases draw x of float64 or int64 with 1 to 3 dims (and one large 2-d case: an index of 6000 "
+                 "positions), an int64 index with as many dims, a negative dim, a size-0 dim in index (sometimes "
+                 "in x too), and non-contiguous views of x and index.")
+SCATTER_INPUTS = ("Cases draw the same x, dim and index as for gather, and src of x's dtype with index's shape or "
+                  "one more in some dims, sometimes a non-contiguous view; int64 x and src with values past 2**53.")
+
+# What a loop over index's positions needs (the loops parts), and what whole-array indexing needs (vectorised).
+LOOP_NAMES = ("ndindex", "ndenumerate", "empty", "zeros", "zeros_like", "copy", "array", "where", "moveaxis",
+              "ascontiguousarray", "indices", "append", "product")
+GATHER_LOOPS_ALLOWED = LOOP_NAMES
+SCATTER_LOOPS_ALLOWED = (*LOOP_NAMES, "sum", "astype")
+GATHER_VECTORISED_ALLOWED = ("indices", "arange", "reshape", "ravel", "unravel_index", "moveaxis", "copy")
+SCATTER_VECTORISED_ALLOWED = ("indices", "arange", "reshape", "ravel", "unravel_index", "ravel_multi_index",
+                              "moveaxis", "copy", "astype", "add", "at")
 
 GATHER_LOOPS = Task(
     name="gather_loops", reference=gather_reference, examples=GATHER_EXAMPLES, clauses=GATHER_CLAUSES,
-    random_case=random_gather_case, hint=GATHER_HINT, forbidden=LIBRARY_GATHERS,
+    random_case=random_gather_case, forbidden=LIBRARY_GATHERS, allowed=GATHER_LOOPS_ALLOWED, inputs=GATHER_INPUTS,
+    hint="For one position of index, which coordinates of x does the output read there: which one of them "
+    "changes, and what does it become?",
 )
 SCATTER_ADD_LOOPS = Task(
     name="scatter_add_loops", reference=scatter_add_reference, examples=SCATTER_EXAMPLES, clauses=SCATTER_CLAUSES,
-    random_case=random_scatter_case, hint=SCATTER_HINT, forbidden=LIBRARY_SCATTERS,
+    random_case=random_scatter_case, forbidden=LIBRARY_SCATTERS, allowed=SCATTER_LOOPS_ALLOWED,
+    inputs=SCATTER_INPUTS, fresh_result=True,
+    hint="For one position of index, which element of your copy receives src there, what happens when two "
+    "positions aim at the same element, and in which dtype do you add?",
 )
 GATHER_VECTORISED = Task(
     name="gather_vectorised", reference=gather_reference, examples=GATHER_EXAMPLES, clauses=GATHER_CLAUSES,
-    random_case=random_gather_case, forbidden=LIBRARY_GATHERS, vectorised=True, timed_case=timed_gather_case,
-    hint="Build one integer array of coordinates per dimension (np.indices(index.shape, sparse=True)), put "
-    "index in place of the coordinates along dim, and index x with that tuple: no Python loops.",
+    random_case=random_gather_case, forbidden=LIBRARY_GATHERS, vectorised=True, large_case=large_gather_case,
+    allowed=GATHER_VECTORISED_ALLOWED, inputs=GATHER_INPUTS,
+    hint="Could you build, for every output position at once, one array of coordinates per dim of x, and "
+    "which of those arrays does index take the place of?",
 )
 SCATTER_ADD_VECTORISED = Task(
     name="scatter_add_vectorised", reference=scatter_add_reference, examples=SCATTER_EXAMPLES,
     clauses=SCATTER_CLAUSES, random_case=random_scatter_case, forbidden=LIBRARY_SCATTERS, vectorised=True,
-    timed_case=timed_scatter_case,
-    hint="Build the target coordinates as in gather, then np.add.at(out, coordinates, src_block): "
-    "plain `out[coordinates] += ...` loses repeated indices. Use only the block of src with index's shape.",
+    large_case=large_scatter_case, allowed=SCATTER_VECTORISED_ALLOWED, inputs=SCATTER_INPUTS, fresh_result=True,
+    hint="Why does adding through one fancy-indexed assignment keep only one of several values aimed at the "
+    "same element, and which ufunc method adds every one of them?",
 )
 
 EXERCISE = Exercise(notebook="gather_scatter", tasks=(GATHER_LOOPS, SCATTER_ADD_LOOPS, GATHER_VECTORISED, SCATTER_ADD_VECTORISED))

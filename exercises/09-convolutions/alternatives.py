@@ -138,7 +138,8 @@ def conv1d_input_grad(grad, weight, length, padding, stride, dilation):
     batch, outputs, out_length = grads.shape
     _, channels, kernel = weight.shape
     full = length + 2 * padding
-    columns = np.einsum("ock,nop->nckp", weight, grads)               # (N, C, K, L_out)
+    matrix = weight.reshape(outputs, channels * kernel).transpose()      # (C*K, O)
+    columns = np.matmul(matrix, grads).reshape(batch, channels, kernel, out_length)  # (N, C, K, L_out)
     positions = dilation * np.arange(kernel)[:, None] + stride * np.arange(out_length)[None, :]  # (K, L_out)
     rows = np.arange(batch * channels).reshape(batch, channels, 1, 1) * full
     flat = (rows + positions).reshape(-1)

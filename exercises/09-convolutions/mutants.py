@@ -135,6 +135,21 @@ def conv1d_loops(x, weight, padding):
     out = np.array(samples, dtype=x.dtype)
     return out if batched else out[0]
 '''),
+    Mutant("conv1d_loops", "fft-convolution-instead-of-loops", '''
+def conv1d_loops(x, weight, padding):
+    batched = x.ndim == 3
+    signals = x if batched else x[None]
+    padded = np.pad(signals, ((0, 0), (0, 0), (padding, padding)))
+    batch, channels, length = padded.shape
+    outputs, _, kernel = weight.shape
+    out = np.zeros((batch, outputs, length - kernel + 1), dtype=x.dtype)
+    spectrum = np.fft.rfft(padded, length)                                  # (N, C, F)
+    taps = np.fft.rfft(weight[:, :, ::-1], length)                          # (O, C, F): the flipped kernel
+    for o in range(outputs):
+        full = np.fft.irfft((spectrum * taps[o]).sum(axis=1), length)      # circular convolution, (N, length)
+        out[:, o] = full[:, kernel - 1:]
+    return out if batched else out[0]
+'''),
     # --- unfold1d -----------------------------------------------------------------------------
     Mutant("unfold1d", "calls-torch-unfold", '''
 import torch
@@ -304,6 +319,12 @@ def conv1d_unfold(x, weight, padding, stride, dilation):
     columns = unfold1d(x, kernel, 0, stride, dilation)
     return weight.reshape(outputs, channels * kernel) @ columns
 '''),
+    Mutant("conv1d_unfold", "einsum-instead-of-one-matmul", '''
+def conv1d_unfold(x, weight, padding, stride, dilation):
+    outputs, channels, kernel = weight.shape
+    columns = unfold1d(x, kernel, padding, stride, dilation)
+    return np.einsum("of,...fp->...op", weight.reshape(outputs, channels * kernel), columns)
+'''),
     # --- conv1d_input_grad --------------------------------------------------------------------
     Mutant("conv1d_input_grad", "calls-torch-autograd", '''
 import torch
@@ -419,6 +440,33 @@ def conv1d_input_grad(grad, weight, length, padding, stride, dilation):
     starts = np.arange(out_length) * stride
     list(map(lambda k: np.add.at(padded, (slice(None), slice(None), k * dilation + starts), columns[:, :, k]), range(kernel)))
     result = padded[:, :, padding:padding + length]
+    return result if batched else result[0]
+'''),
+    Mutant("conv1d_input_grad", "einsum-for-the-column-gradients", '''
+def conv1d_input_grad(grad, weight, length, padding, stride, dilation):
+    batched = grad.ndim == 3
+    grads = grad if batched else grad[None]
+    batch, outputs, out_length = grads.shape
+    _, channels, kernel = weight.shape
+    columns = np.einsum("ock,nop->nckp", weight, grads)
+    positions = np.arange(kernel)[:, None] * dilation + np.arange(out_length)[None, :] * stride
+    padded = np.zeros((batch, channels, length + 2 * padding), dtype=grad.dtype)
+    np.add.at(padded, (slice(None), slice(None), positions), columns)
+    result = padded[:, :, padding:padding + length]
+    return result if batched else result[0]
+'''),
+    Mutant("conv1d_input_grad", "histogram-weights-as-a-scatter-add", '''
+def conv1d_input_grad(grad, weight, length, padding, stride, dilation):
+    batched = grad.ndim == 3
+    grads = grad if batched else grad[None]
+    batch, outputs, out_length = grads.shape
+    _, channels, kernel = weight.shape
+    columns = (weight.reshape(outputs, channels * kernel).T @ grads).reshape(batch, channels, kernel, out_length)
+    full = length + 2 * padding
+    positions = np.arange(kernel)[:, None] * dilation + np.arange(out_length)[None, :] * stride
+    flat = (np.arange(batch * channels).reshape(batch, channels, 1, 1) * full + positions).reshape(-1)
+    padded, _ = np.histogram(flat, bins=np.arange(batch * channels * full + 1), weights=columns.reshape(-1))
+    result = padded.reshape(batch, channels, full)[:, :, padding:padding + length].astype(grad.dtype)
     return result if batched else result[0]
 '''),
 ]

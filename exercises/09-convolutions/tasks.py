@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import normal
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 if TYPE_CHECKING:
     from tensorlab import Tensor
@@ -24,7 +24,7 @@ LIBRARY_CONVOLUTIONS = (
     "tensorlab.nn.functional.conv_transpose1d", "tensorlab.nn.functional.fold",
 )
 TOLERANCE = Tolerance(rtol=1e-6, atol=1e-9)  # sums in another order; float32 cases hold integers (exact)
-TIMED_BATCH, TIMED_CHANNELS, TIMED_OUT, TIMED_LENGTH, TIMED_KERNEL = 8, 8, 8, 4000, 5
+LARGE_BATCH, LARGE_CHANNELS, LARGE_OUT, LARGE_LENGTH, LARGE_KERNEL = 2, 2, 2, 1500, 5  # ~750 output positions
 
 
 # --- references: tensorlab itself -------------------------------------------------------------------
@@ -112,7 +112,8 @@ def _dtype(rng: np.random.Generator) -> type:
 def random_loops_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int]:
     batch, channels, outputs, length, kernel, padding, _, _ = random_geometry(rng, strided_windows=False)
     dtype = _dtype(rng)
-    return _input(rng, batch, channels, length, dtype), values(rng, (outputs, channels, kernel), dtype), padding
+    weight = maybe_strided(rng, values(rng, (outputs, channels, kernel), dtype))
+    return _input(rng, batch, channels, length, dtype), weight, padding
 
 
 def random_unfold_case(rng: np.random.Generator) -> tuple[np.ndarray, int, int, int, int]:
@@ -140,20 +141,20 @@ def random_grad_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, 
     return grad, weight, length, padding, stride, dilation
 
 
-def timed_conv_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int, int]:
-    """8 x 8 x 4000 inputs, 8 outputs, a kernel of 5: a loop over positions takes seconds, unfold + matmul milliseconds."""
-    x = normal(rng, (TIMED_BATCH, TIMED_CHANNELS, TIMED_LENGTH))
-    return x, normal(rng, (TIMED_OUT, TIMED_CHANNELS, TIMED_KERNEL)), 2, 2, 2
+def large_conv_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int, int]:
+    """2 x 2 x 1500 inputs, 2 outputs, a kernel of 5: a loop over positions runs hundreds of lines, unfold + matmul a few."""
+    x = normal(rng, (LARGE_BATCH, LARGE_CHANNELS, LARGE_LENGTH))
+    return x, normal(rng, (LARGE_OUT, LARGE_CHANNELS, LARGE_KERNEL)), 2, 2, 2
 
 
-def timed_unfold_case(rng: np.random.Generator) -> tuple[np.ndarray, int, int, int, int]:
-    return normal(rng, (TIMED_BATCH, TIMED_CHANNELS, TIMED_LENGTH)), TIMED_KERNEL, 2, 1, 2
+def large_unfold_case(rng: np.random.Generator) -> tuple[np.ndarray, int, int, int, int]:
+    return normal(rng, (LARGE_BATCH, LARGE_CHANNELS, LARGE_LENGTH)), LARGE_KERNEL, 2, 1, 2
 
 
-def timed_grad_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
-    out = output_length(TIMED_LENGTH, TIMED_KERNEL, 2, 2, 2)
-    grad = normal(rng, (TIMED_BATCH, TIMED_OUT, out))
-    return grad, normal(rng, (TIMED_OUT, TIMED_CHANNELS, TIMED_KERNEL)), TIMED_LENGTH, 2, 2, 2
+def large_grad_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int, int, int]:
+    out = output_length(LARGE_LENGTH, LARGE_KERNEL, 2, 2, 2)
+    grad = normal(rng, (LARGE_BATCH, LARGE_OUT, out))
+    return grad, normal(rng, (LARGE_OUT, LARGE_CHANNELS, LARGE_KERNEL)), LARGE_LENGTH, 2, 2, 2
 
 
 # --- fixed cases: the notes' examples, and one case per clause of the statement -----------------------
@@ -268,44 +269,77 @@ GRAD_CLAUSES = [
     Clause(ANY_STRIDES, (np.arange(1.0, 7.0).reshape(3, 2).T.reshape(1, 2, 3), np.array([[[1.0, 0.5]], [[-1.0, 2.0]]]), 4, 0, 1, 1)),
 ]
 
+# What each part may use, besides the common names (shape, ndim, dtype, len, range, ...): the statement lists
+# them. Never a helper that computes the windows or the convolution (np.convolve, sliding_window_view,
+# np.polymul, np.fft), and no einsum/vecdot: the one matmul is the point. A later part may call an earlier
+# one, so its list holds the earlier part's too.
+LOOPS_ALLOWED = ("pad", "zeros", "zeros_like", "empty", "concatenate", "reshape", "sum", "astype", "matmul")
+UNFOLD_ALLOWED = ("pad", "zeros", "concatenate", "arange", "reshape", "transpose", "take", "add", "outer",
+                  "lib", "stride_tricks", "as_strided", "strides")
+CONV_ALLOWED = (*UNFOLD_ALLOWED, "matmul", "tensordot", "swapaxes", "moveaxis")
+GRAD_ALLOWED = ("reshape", "transpose", "swapaxes", "matmul", "arange", "zeros", "pad", "add", "at", "bincount", "astype")
+
+LOOPS_INPUTS = (
+    "The cases draw batched (N, C, L) and unbatched (C, L) inputs, empty batches (N = 0), C, O and K from 1 "
+    "to 3, padding from 0 to 4 (larger than the kernel too), float64 values and float32 ones holding small "
+    "integers, and x and weight as non-contiguous views (every other element, or a transposed layout)."
+)
+UNFOLD_INPUTS = (
+    "The cases draw batched (N, C, L) and unbatched (C, L) inputs, empty batches (N = 0), C and K from 1 to 3, "
+    "padding from 0 to 3 (larger than the kernel too), stride and dilation from 1 to 4, float64 values and "
+    "float32 ones holding small integers, x as a non-contiguous view (every other element, or a transposed "
+    "layout), and a large input of 2 samples × 2 channels × 1500 elements."
+)
+CONV_INPUTS = (
+    "The cases draw batched (N, C, L) and unbatched (C, L) inputs, empty batches (N = 0), C, O and K from 1 "
+    "to 3, padding from 0 to 4 (larger than the kernel too), stride and dilation from 1 to 4, float64 values "
+    "and float32 ones holding small integers, x and weight as non-contiguous views (every other element, or a "
+    "transposed layout), and a large input of 2 samples × 2 channels × 1500 elements."
+)
+GRAD_INPUTS = (
+    "The cases draw batched (N, O, L_out) and unbatched (O, L_out) grads, empty batches (N = 0), C, O and K "
+    "from 1 to 3, padding from 0 to 3 (larger than the kernel too), stride and dilation from 1 to 4, lengths "
+    "whose last elements no window reads, float64 values and float32 ones holding small integers, grad and "
+    "weight as non-contiguous views (every other element, or a transposed layout), and a large grad for "
+    "2 samples × 2 channels × 1500-element signals."
+)
+
 LOOPS_HINT = (
-    "Pad x with zeros on the last dim first (np.pad with ((0, 0), ..., (padding, padding))). Then for every "
-    "output position p: out[..., o, p] = Σ over c and j of weight[o, c, j] * padded[..., c, p + j]; "
-    "L_out = L + 2*padding - K + 1. Start from np.zeros of the result's shape with x's dtype."
+    "Which elements of the padded input does output position p of output channel o read, and over which "
+    "two indices does its sum run?"
 )
 UNFOLD_HINT = (
-    "Build the integer positions p*stride + k*dilation of the padded input as one (K, L_out) array "
-    "(broadcast an arange of taps against an arange of window starts), index the padded input with it, "
-    "and reshape so that row c*K + k is channel c, tap k."
+    "If the window starts and the tap offsets were two one-dimensional integer arrays, how could broadcasting "
+    "turn them into every position to read at once, and in which order must the channel and tap axes merge?"
 )
 CONV_HINT = (
-    "Columns from your unfold1d: (N, C*K, L_out). The weight reshaped to (O, C*K) times the columns is the "
-    "whole convolution: one matmul (weight2d @ cols broadcasts over the batch)."
+    "Once every window is a column of C·K numbers, what shape must the weight take so that a single matrix "
+    "product gives every output channel at every position, for every sample?"
 )
 GRAD_HINT = (
-    "Run the forward backwards: dcols = weight2d.T @ grad gives (N, C*K, L_out), one gradient per window "
-    "element; add each back onto the padded position p*stride + k*dilation it was read from with np.add.at "
-    "(plain fancy assignment loses overlaps), then crop the padding."
+    "Each column entry of the forward pass was read from one padded position: going backwards, what must "
+    "happen where several windows read the same position, and does indexed assignment add or overwrite?"
 )
 
 CONV1D_LOOPS = Task(
     name="conv1d_loops", reference=conv1d_loops_reference, examples=SEED_EXAMPLES, clauses=LOOPS_CLAUSES,
     random_case=random_loops_case, hint=LOOPS_HINT, forbidden=LIBRARY_CONVOLUTIONS, tolerance=TOLERANCE,
+    allowed=LOOPS_ALLOWED, inputs=LOOPS_INPUTS,
 )
 UNFOLD1D = Task(
     name="unfold1d", reference=unfold1d_reference, examples=UNFOLD_EXAMPLES, clauses=UNFOLD_CLAUSES,
     random_case=random_unfold_case, hint=UNFOLD_HINT, forbidden=LIBRARY_CONVOLUTIONS, tolerance=TOLERANCE,
-    vectorised=True, timed_case=timed_unfold_case,
+    vectorised=True, large_case=large_unfold_case, allowed=UNFOLD_ALLOWED, inputs=UNFOLD_INPUTS,
 )
 CONV1D_UNFOLD = Task(
     name="conv1d_unfold", reference=conv1d_reference, examples=CONV_EXAMPLES, clauses=CONV_CLAUSES,
     random_case=random_conv_case, hint=CONV_HINT, forbidden=LIBRARY_CONVOLUTIONS, tolerance=TOLERANCE,
-    vectorised=True, timed_case=timed_conv_case,
+    vectorised=True, large_case=large_conv_case, allowed=CONV_ALLOWED, inputs=CONV_INPUTS,
 )
 CONV1D_INPUT_GRAD = Task(
     name="conv1d_input_grad", reference=conv1d_input_grad_reference, examples=GRAD_EXAMPLES, clauses=GRAD_CLAUSES,
     random_case=random_grad_case, hint=GRAD_HINT, forbidden=LIBRARY_CONVOLUTIONS, tolerance=TOLERANCE,
-    vectorised=True, timed_case=timed_grad_case,
+    vectorised=True, large_case=large_grad_case, allowed=GRAD_ALLOWED, inputs=GRAD_INPUTS,
 )
 
 EXERCISE = Exercise(notebook="convolutions", tasks=(CONV1D_LOOPS, UNFOLD1D, CONV1D_UNFOLD, CONV1D_INPUT_GRAD))

@@ -225,6 +225,17 @@ def attention_scores(q, k):
     keys_t = k.reshape(b * h, j, d).transpose(0, 2, 1)          # (B*H, D, J)
     return (queries @ keys_t).reshape(b, h, i, j)
 '''),
+    Alternative("attention_scores", "matrix-transpose-attribute-mT", '''
+def attention_scores(q, k):
+    return q @ k.mT                                              # .mT swaps the last two dims only
+'''),
+    Alternative("attention_scores", "operator-matmul", '''
+import operator
+
+import numpy as np
+def attention_scores(q, k):
+    return operator.matmul(q, np.moveaxis(k, -1, -2))
+'''),
     # --- mini_rearrange -------------------------------------------------------------------------
     Alternative("mini_rearrange", "regex-groups-argsort-permutation", '''
 import math

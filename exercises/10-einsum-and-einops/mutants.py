@@ -212,6 +212,25 @@ def mini_einsum(equation, *operands):
         MULTIPLY="if product is None:\n            product = x\n        else:\n            product *= x")),
     Mutant("mini_einsum", "python-number-for-a-0-d-result", compute_with(
         RESULT="product.sum(axis=tuple(range(len(output), len(everything)))).tolist()")),
+    Mutant("mini_einsum", "numpy-scalar-for-a-0-d-result", compute_with(
+        RESULT="product.sum(axis=tuple(range(len(output), len(everything))))")),
+    Mutant("mini_einsum", "int64-summed-in-float64-then-cast-back", compute_with(
+        RESULT="np.asarray(product.astype(np.float64).sum(axis=tuple(range(len(output), len(everything)))).astype(product.dtype))")),
+    Mutant("mini_einsum", "c-einsum-from-a-private-module", '''
+from numpy._core.multiarray import c_einsum
+def mini_einsum(equation, *operands):
+    return np.asarray(c_einsum(equation, *operands))
+'''),
+    Mutant("mini_einsum", "c-einsum-through-np-core", '''
+def mini_einsum(equation, *operands):
+    return np.asarray(np.core.multiarray.c_einsum(equation, *operands))
+'''),
+    Mutant("mini_einsum", "tensordot-with-ones-for-the-sum", compute_with(
+        RESULT="np.asarray(np.tensordot(product, np.ones(product.shape[len(output):], dtype=product.dtype), "
+               "axes=len(everything) - len(output)))")),
+    Mutant("mini_einsum", "vecdot-with-ones-for-the-sum", compute_with(
+        RESULT="np.asarray(np.vecdot(product.reshape(product.shape[:len(output)] + (-1,)), "
+               "np.ones(math.prod(product.shape[len(output):]), dtype=product.dtype)))")),
     Mutant("mini_einsum", "loops-without-broadcasting-size-1", '''
 def mini_einsum(equation, *operands):
     inputs, output, sizes = einsum_labels(equation, [x.shape for x in operands])
@@ -248,6 +267,10 @@ def bilinear_by_matmul(l, A, r):
     rows = list(map(lambda b: np.matmul(np.matmul(A, r[b]), l[b]), range(l.shape[0])))
     return np.array(rows, dtype=l.dtype).reshape(l.shape[0], A.shape[0])
 '''),
+    Mutant("bilinear_by_matmul", "vecdot-instead-of-multiply-and-sum",
+           "def bilinear_by_matmul(l, A, r):\n    return np.vecdot(np.matmul(l, A), r).T\n"),
+    Mutant("bilinear_by_matmul", "matvec-instead-of-matmul",
+           "def bilinear_by_matmul(l, A, r):\n    return (np.matvec(A[:, None], r) * l).sum(axis=-1).T\n"),
     Mutant("bilinear_by_matmul", "forgets-the-transpose", BILINEAR_RIGHT.replace(".sum(axis=-1).T", ".sum(axis=-1)")),
     Mutant("bilinear_by_matmul", "sums-the-wrong-axis", BILINEAR_RIGHT.replace(".sum(axis=-1).T", ".sum(axis=1).T")),
     Mutant("bilinear_by_matmul", "reshape-instead-of-transpose", BILINEAR_RIGHT.replace(
@@ -279,6 +302,10 @@ def attention_scores(q, k):
         return np.matmul(q, k.T)
     return np.stack(list(map(attention_scores, q, k)))
 '''),
+    Mutant("attention_scores", "vecdot-over-broadcast-pairs",
+           "def attention_scores(q, k):\n    return np.vecdot(q[:, :, :, None, :], k[:, :, None, :, :])\n"),
+    Mutant("attention_scores", "matmul-through-np-linalg",
+           "def attention_scores(q, k):\n    return np.linalg.matmul(q, np.swapaxes(k, -1, -2))\n"),
     Mutant("attention_scores", "no-transpose", "def attention_scores(q, k):\n    return np.matmul(q, k)\n"),
     Mutant("attention_scores", ".T-reverses-every-dim", "def attention_scores(q, k):\n    return np.matmul(q, k.T)\n"),
     Mutant("attention_scores", "reshape-instead-of-transpose",
@@ -312,4 +339,29 @@ def mini_rearrange(x, pattern, sizes):
     Mutant("mini_rearrange", "no-check-of-the-number-of-dims", rearrange_with(NDIM_CHECK="pass")),
     Mutant("mini_rearrange", "float-result", rearrange_with(SPLIT_SHAPE="[known[name] for name in names]").replace(
         "    x = x.reshape(", "    x = x.astype(float).reshape(", 1)),
+    Mutant("mini_einsum", "sums-with-@-and-a-ones-vector", '''
+def mini_einsum(equation, *operands):
+    """torch.einsum for NumPy arrays: diagonals, align, broadcast multiply, sum."""
+    inputs, output, _ = einsum_labels(equation, [x.shape for x in operands])
+    summed = sorted({label for labels in inputs for label in labels} - set(output))
+    everything = output + summed  # one axis per label: the output's first
+    product = None
+    for x, labels in zip(operands, inputs, strict=True):
+        labels = list(labels)
+        while len(set(labels)) < len(labels):  # a repeated letter: keep its diagonal, as the last axis
+            label = next(label for label in labels if labels.count(label) > 1)
+            first = labels.index(label)
+            second = labels.index(label, first + 1)
+            x = np.diagonal(x, axis1=first, axis2=second)
+            labels = [other for d, other in enumerate(labels) if d not in (first, second)] + [label]
+        present = [label for label in everything if label in labels]
+        x = x.transpose([labels.index(label) for label in present])
+        size = dict(zip(present, x.shape, strict=True))
+        x = x.reshape([size.get(label, 1) for label in everything])
+        product = x if product is None else product * x
+    kept = product.shape[:len(output)]
+    rows = product.reshape(*kept, -1) if product.ndim else product.reshape(1)
+    return np.asarray(rows @ np.ones(rows.shape[-1], dtype=rows.dtype))
+
+'''),
 ]

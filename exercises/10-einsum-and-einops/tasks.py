@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import normal
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "ATTENTION_SCORES", "BILINEAR_BY_MATMUL", "EINSUM_SHAPE", "MINI_EINSUM", "MINI_REARRANGE", "random_spec"]
 
@@ -25,8 +25,10 @@ EINSUM_LIKE = (
     "numpy.einsum", "numpy.einsum_path", "numpy.tensordot", "numpy.linalg.multi_dot",
     "torch.einsum", "tensorlab.einsum", "torch.nn.functional.bilinear", "tensorlab.nn.functional.bilinear",
 )
-PRODUCTS = ("numpy.matmul", "numpy.dot", "numpy.vdot", "numpy.inner", "numpy.outer", "numpy.kron", "numpy.trace")
+PRODUCTS = ("numpy.matmul", "numpy.dot", "numpy.vdot", "numpy.inner", "numpy.outer", "numpy.kron", "numpy.trace",
+            "numpy.vecdot", "numpy.matvec", "numpy.vecmat", "numpy.linalg.vecdot", "numpy.linalg.matmul")
 FLOAT32_SUMS = Tolerance(rtol=1e-5, atol=1e-6)  # float32 sums in another order differ in the last bits
+ARRAY_RESULT = Tolerance(rtol=1e-5, atol=1e-6, scalar_for_0d=False)  # "return an array (a 0-d one ...)": a NumPy scalar is not
 LETTERS = "ijkbnmAB"  # the letters random specs draw from (capitals too: they sort before lowercase)
 
 
@@ -155,9 +157,9 @@ def random_bilinear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
             maybe_strided(rng, random_values(rng, (b, m), dtype)))
 
 
-def timed_bilinear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A loop over (b, a, n, m) is 4 million steps: seconds; two matmuls and a sum take milliseconds."""
-    return normal(rng, (250, 16)), normal(rng, (16, 16, 64)), normal(rng, (250, 64))
+def large_bilinear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A loop over the batch runs 1000 times (over (b, a, n, m) 128 000); two matmuls and a sum, once."""
+    return normal(rng, (1000, 4)), normal(rng, (4, 4, 8)), normal(rng, (1000, 8))
 
 
 def random_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -169,9 +171,9 @@ def random_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return maybe_strided(rng, random_values(rng, (b, h, i, d), dtype)), maybe_strided(rng, random_values(rng, (b, h, j, d), dtype))
 
 
-def timed_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A loop over (b, h, i, j) is 260 000 dot products: seconds; one batched matmul, milliseconds."""
-    return normal(rng, (4, 4, 128, 32)), normal(rng, (4, 4, 128, 32))
+def large_attention_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A loop over (b, h, i, j) runs 16 000 dot products; one batched matmul runs once."""
+    return normal(rng, (2, 2, 64, 4)), normal(rng, (2, 2, 64, 4))
 
 
 def random_rearrange_case(rng: np.random.Generator) -> tuple[np.ndarray, str, dict[str, int]]:
@@ -295,6 +297,7 @@ EINSUM_CLAUSES = [
     Clause(ZERO_SIZE, ("ij->j", np.zeros((0, 3)))),
     Clause(EINSUM_DTYPE, ("ij,jk->ik", np.arange(6).reshape(2, 3), np.arange(12).reshape(3, 4))),
     Clause(EINSUM_DTYPE, ("i,i->", np.array([1.5, 2.0], dtype=np.float32), np.array([2.0, 4.0], dtype=np.float32))),
+    Clause(EINSUM_DTYPE, ("i,i->", np.array([2**40, 3]), np.array([2**20 + 1, 1]))),  # 2**60 + 2**40 + 3: not a float64
     Clause(ANY_STRIDES, ("ij,jk->ik", np.arange(12.0).reshape(4, 3).T, np.arange(16.0).reshape(4, 4)[:, ::2])),
 ]
 
@@ -374,6 +377,63 @@ REARRANGE_CLAUSES = [
 ]
 
 
+# --- what each part may use -------------------------------------------------------------------------
+# Besides the common names (shape, ndim, dtype, len, range, zip, ...): the statement lists them. Never a
+# library contraction (einsum, tensordot, vecdot, matvec, inner, dot...), and in mini_einsum not matmul either:
+# the point is to build the contraction from diagonals, broadcasting and sums. mini_einsum calls the
+# learner's einsum_labels, so its list holds part 1's.
+TEXT_NAMES = (  # reading a spec: str, list, dict and set methods, and the builtins that sort and count
+    "split", "partition", "rpartition", "replace", "strip", "find", "index", "count", "isalpha", "isupper",
+    "islower", "startswith", "endswith", "join", "append", "extend", "insert", "pop", "reverse", "add", "get",
+    "setdefault", "items", "keys", "values", "update", "set", "sorted", "reversed", "sum", "next", "iter",
+)
+SHAPE_ALLOWED = (*TEXT_NAMES, "Counter", "defaultdict", "prod", "broadcast_shapes")
+EINSUM_ALLOWED = (*SHAPE_ALLOWED, "diagonal", "transpose", "swapaxes", "moveaxis", "reshape", "expand_dims",
+                  "broadcast_to", "multiply", "ones", "asarray", "array", "arange", "astype", "squeeze", "copy")
+BILINEAR_ALLOWED = ("matmul", "sum", "transpose", "mT", "swapaxes", "moveaxis", "reshape", "multiply", "expand_dims")
+ATTENTION_ALLOWED = ("matmul", "swapaxes", "transpose", "mT", "moveaxis", "reshape")
+REARRANGE_ALLOWED = (*TEXT_NAMES, "isalnum", "isspace", "findall", "fullmatch", "match", "finditer", "prod",
+                     "reshape", "transpose", "argsort", "arange", "copy")
+
+SHAPE_INPUTS = (
+    "The cases draw one to three operands, terms of zero to four letters (a-z and A-Z), repeated and shared "
+    "letters, size-1 and size-0 dims, '...' covering none, one or several dims, implicit and explicit outputs, "
+    "sizes that clash, output letters that no operand has, and shapes far too large to allocate."
+)
+EINSUM_INPUTS = (
+    "The cases draw one to three operands, terms of zero to three letters (a-z and A-Z), repeated and shared "
+    "letters, size-1 dims that broadcast, size-0 dims, '...' covering none, one or several dims, implicit and "
+    "explicit outputs, 0-d operands and results, float64, float32 and int64 operands (int64 sums beyond "
+    "float64's precision too), and non-contiguous views (a transpose, every other column)."
+)
+BILINEAR_INPUTS = (
+    "The cases draw sizes B, O, N, M from 0 to 5, float64 and float32 arrays, non-contiguous views (a "
+    "transpose, every other column), and a large case with B = 1000 and M = 8."
+)
+ATTENTION_INPUTS = (
+    "The cases draw sizes B, H, I, J, D from 0 to 6, float64 and float32 arrays, non-contiguous views (a "
+    "transpose, every other column), and a large case with I = J = 64."
+)
+REARRANGE_INPUTS = (
+    "The cases draw one to five names, in groups of one to three, of sizes 1 to 4, sizes given for all or all "
+    "but one name of a group (and for whole axes, right or wrong), patterns that do not fit (a size that does "
+    "not divide, a wrong number of dims), float64, float32 and int64 arrays, and non-contiguous views (a "
+    "transpose, every other column)."
+)
+
+SHAPE_HINT = ("If every dim of every operand carried a label (its letter, or its place inside '...' counted from "
+              "the right), what must hold for the sizes of each label, and which labels make up the output?")
+EINSUM_HINT = ("Once every operand has one axis per label of the whole equation, in one common order, what do a "
+               "broadcast product and a sum over the right axes give you, and how does a repeated letter first "
+               "become a single axis?")
+BILINEAR_HINT = ("Which of the two sums (over n, over m) can one batched matrix product do for every a at once, "
+                 "and which axes are then left to multiply, sum and put in order?")
+ATTENTION_HINT = ("A matrix product contracts the last axis of its left operand with the second-to-last axis of "
+                  "its right one: which two axes of k must trade places so that d is the one contracted?")
+REARRANGE_HINT = ("If every name of the left side were its own axis, which three steps would turn x into the right "
+                  "side, and how do you find the one size per group that sizes leaves out?")
+
+
 # --- the tasks --------------------------------------------------------------------------------------
 EINSUM_SHAPE = Task(
     name="einsum_shape",
@@ -381,10 +441,10 @@ EINSUM_SHAPE = Task(
     examples=SHAPE_EXAMPLES,
     clauses=SHAPE_CLAUSES,
     random_case=random_shape_case,
-    hint="Give every dim of every operand its letter ('...' covers the dims the letters leave, from the right), "
-    "check each letter's sizes (equal, or 1), then read the output letters (implicit: letters seen once, sorted, "
-    "after the '...' dims) and return their sizes as a tuple of ints.",
+    hint=SHAPE_HINT,
     forbidden=EINSUM_LIKE,
+    allowed=SHAPE_ALLOWED,
+    inputs=SHAPE_INPUTS,
 )
 MINI_EINSUM = Task(
     name="mini_einsum",
@@ -392,11 +452,11 @@ MINI_EINSUM = Task(
     examples=EINSUM_EXAMPLES,
     clauses=EINSUM_CLAUSES,
     random_case=random_einsum_case,
-    hint="Per operand: take the diagonal of every repeated letter (np.diagonal), then transpose and reshape it "
-    "so it has one dim per letter of the whole spec, in one common order (size 1 for letters it lacks). "
-    "Multiply all operands (broadcasting), sum the letters not in the output, and put the rest in the output's order.",
+    hint=EINSUM_HINT,
     forbidden=(*EINSUM_LIKE, *PRODUCTS),
-    tolerance=FLOAT32_SUMS,
+    tolerance=ARRAY_RESULT,
+    allowed=EINSUM_ALLOWED,
+    inputs=EINSUM_INPUTS,
 )
 BILINEAR_BY_MATMUL = Task(
     name="bilinear_by_matmul",
@@ -404,11 +464,13 @@ BILINEAR_BY_MATMUL = Task(
     examples=BILINEAR_EXAMPLES,
     clauses=BILINEAR_CLAUSES,
     random_case=random_bilinear_case,
-    hint="l @ A broadcasts l over A's first dim: (O, B, M). Multiply by r (B, M), sum over M, and move O last: (B, O).",
+    hint=BILINEAR_HINT,
     forbidden=EINSUM_LIKE,
     tolerance=FLOAT32_SUMS,
     vectorised=True,
-    timed_case=timed_bilinear_case,
+    large_case=large_bilinear_case,
+    allowed=BILINEAR_ALLOWED,
+    inputs=BILINEAR_INPUTS,
 )
 ATTENTION_SCORES = Task(
     name="attention_scores",
@@ -416,12 +478,13 @@ ATTENTION_SCORES = Task(
     examples=ATTENTION_EXAMPLES,
     clauses=ATTENTION_CLAUSES,
     random_case=random_attention_case,
-    hint="d is summed and both q and k index it last: swap k's last two dims (k.swapaxes(-1, -2) is (B, H, D, J)) "
-    "and matmul; the batch dims b, h ride along.",
+    hint=ATTENTION_HINT,
     forbidden=EINSUM_LIKE,
     tolerance=FLOAT32_SUMS,
     vectorised=True,
-    timed_case=timed_attention_case,
+    large_case=large_attention_case,
+    allowed=ATTENTION_ALLOWED,
+    inputs=ATTENTION_INPUTS,
 )
 MINI_REARRANGE = Task(
     name="mini_rearrange",
@@ -429,9 +492,10 @@ MINI_REARRANGE = Task(
     examples=REARRANGE_EXAMPLES,
     clauses=REARRANGE_CLAUSES,
     random_case=random_rearrange_case,
-    hint="Parse each side into groups of names. Reshape x so every name of the left is its own axis (work out the "
-    "missing size of each group), transpose into the right's order of names, then reshape to the right's groups.",
+    hint=REARRANGE_HINT,
     forbidden=("einops.rearrange",),
+    allowed=REARRANGE_ALLOWED,
+    inputs=REARRANGE_INPUTS,
 )
 
 EXERCISE = Exercise(notebook="einsum_einops", tasks=(EINSUM_SHAPE, MINI_EINSUM, BILINEAR_BY_MATMUL, ATTENTION_SCORES, MINI_REARRANGE))

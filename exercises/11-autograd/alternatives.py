@@ -81,6 +81,10 @@ import numpy as np
 def matmul_backward(grad, a, b):
     return np.matmul(b, grad.T).T, np.matmul(grad.T, a).T
 '''),
+    Alternative("matmul_backward", "matrix-transpose-attribute-mT", '''
+def matmul_backward(grad, a, b):
+    return grad @ b.mT, a.mT @ grad
+'''),
     # --- topological_order --------------------------------------------------------------------
     Alternative("topological_order", "kahn-with-reachable-in-degrees", '''
 from collections import deque

@@ -99,6 +99,15 @@ import torch
 def sum_to_shape(grad, shape):
     return torch.from_numpy(grad).sum_to_size(shape).numpy()
 '''),
+    Mutant("sum_to_shape", "numpy-scalar-for-shape-()", '''
+def sum_to_shape(grad, shape):
+    leading = grad.ndim - len(shape)
+    grad = grad.sum(axis=tuple(range(leading)))
+    stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return grad
+'''),
 ]
 
 MUL_BACKWARD = [
@@ -150,6 +159,12 @@ def mul_backward(grad, x, y):
     a, b = tensorlab.tensor(x, requires_grad=True), tensorlab.tensor(y, requires_grad=True)
     (a * b).backward(tensorlab.tensor(grad))
     return a.grad.numpy(), b.grad.numpy()
+'''),
+    Mutant("mul_backward", "numpy-scalar-gradient-for-a-0-d-input", '''
+def mul_backward(grad, x, y):
+    grad_x = (grad * y).sum() if x.ndim == 0 else sum_to_shape(grad * y, x.shape)
+    grad_y = (grad * x).sum() if y.ndim == 0 else sum_to_shape(grad * x, y.shape)
+    return grad_x, grad_y
 '''),
 ]
 
@@ -342,6 +357,19 @@ topological_order_reference = find_task("topological_order").reference
 def topological_order(graph, root):
     return topological_order_reference(graph, root)
 '''),
+    Mutant("topological_order", "graphlib-topological-sorter", '''
+from graphlib import TopologicalSorter
+
+def topological_order(graph, root):
+    reachable, stack = {root}, [root]
+    while stack:
+        for source in graph.get(stack.pop(), []):
+            if source not in reachable:
+                reachable.add(source)
+                stack.append(source)
+    inputs = {node: set(graph.get(node, [])) for node in reachable}
+    return list(TopologicalSorter(inputs).static_order())[::-1]
+'''),
 ]
 
 BACKPROP = [
@@ -455,6 +483,16 @@ def backprop(graph, root):
 
     value(root).backward()
     return {node: float(tensor.grad) for node, tensor in values.items()}
+'''),
+    Mutant("backprop", "numpy-float64-gradients", '''
+def backprop(graph, root):
+    order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
+    grads = {node: np.float64(0.0) for node in order}
+    grads[root] = np.float64(1.0)
+    for node in order:
+        for source, local in graph.get(node, []):
+            grads[source] += grads[node] * local
+    return grads
 '''),
 ]
 

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import normal, random_shape
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "BACKPROP", "MATMUL_BACKWARD", "MUL_BACKWARD", "SUM_TO_SHAPE", "TOPOLOGICAL_ORDER"]
 
@@ -191,6 +191,43 @@ SQUARE: WeightedGraph = {"y": [("x", 6.0), ("x", 6.0)]}  # y = x * x at x = 6: x
 TWO_OUTPUTS: WeightedGraph = {"loss": [("h", 2.0)], "h": [("x", 3.0)], "other": [("h", 5.0), ("z", 1.0)]}
 DEAD_END: WeightedGraph = {"loss": [("h", 0.0), ("w", 2.0)], "h": [("x", 4.0)], "w": [("x", 1.5)]}
 
+# What each part may use, besides the common names (shape, ndim, dtype, len, range, enumerate, ...): the
+# statement lists them. A later part may call an earlier one (mul_backward your sum_to_shape, backprop your
+# topological_order), so its list holds the earlier part's too. graphlib is not a building block.
+ARRAY_RESULT = Tolerance(rtol=1e-6, atol=1e-9, scalar_for_0d=False)  # "return an array" (np.asarray for ()): not a NumPy scalar
+SUM_ALLOWED = ("sum", "asarray", "array", "reshape", "squeeze", "expand_dims", "add", "reduce", "copy", "astype",
+               "append", "extend", "insert", "reversed")
+MUL_ALLOWED = (*SUM_ALLOWED, "multiply", "broadcast_to", "arange", "zeros", "at", "prod", "flatnonzero")
+MATMUL_ALLOWED = ("matmul", "dot", "einsum", "transpose", "mT", "swapaxes", "sum")
+ORDER_ALLOWED = ("get", "append", "extend", "insert", "pop", "popleft", "appendleft", "add", "remove", "discard",
+                 "reverse", "reversed", "sorted", "set", "deque", "defaultdict", "iter", "next", "items", "keys",
+                 "values", "setdefault", "update", "index", "count", "copy", "cache", "lru_cache")
+BACKPROP_ALLOWED = (*ORDER_ALLOWED, "sum")
+
+SUM_INPUTS = ("The cases draw grad of 0 to 5 dims, float64 or float32, with sizes 0, 1 and more, sometimes a "
+              "non-contiguous view (every other element, a transpose), and shape with fewer dims than grad, "
+              "size-1 dims, or ().")
+MUL_INPUTS = ("The cases draw float64 x and y of 0 to 4 dims that broadcast to each other (one of them full-size, "
+              "or both stretched), 0-d arrays, sizes 0, and non-contiguous views (every other element).")
+MATMUL_INPUTS = ("The cases draw float64 a (n, k) and b (k, m) with n, k, m from 0 to 5, and transposes "
+                 "(non-contiguous views).")
+ORDER_INPUTS = ("The cases draw graphs of 1 to 9 nodes, a node listed twice in one list, several paths to one node, "
+                "nodes that root does not reach, and a root computed from nothing.")
+BACKPROP_INPUTS = ("The cases draw graphs of 1 to 9 nodes, a node listed twice in one list, several paths to one "
+                   "node, nodes that root does not reach, a root computed from nothing, and local derivatives "
+                   "that are 0.")
+
+SUM_HINT = ("Which dims of grad did broadcasting add or stretch, counting from the right, and which of them "
+            "must survive with size 1?")
+MUL_HINT = ("If x had not been broadcast, what would the derivative of the product with respect to x be, and "
+            "what must happen to it when x was broadcast?")
+MATMUL_HINT = ("Which shapes must the two gradients have, and which product of grad with the other input "
+               "(transposed or not) has exactly that shape?")
+ORDER_HINT = ("If a node is finished only after all the nodes it was computed from are finished, in which order "
+              "do the nodes finish, and how do you keep from visiting a node twice?")
+BACKPROP_HINT = ("When has a node received all of its gradient, so that it may pass it on, and what happens to "
+                 "the gradient of a node that several paths reach?")
+
 SUM_TO_SHAPE = Task(
     name="sum_to_shape", reference=sum_to_shape_reference,
     examples=[(np.ones((2, 3)), (3,)), (ramp(2, 3), (2, 1)), (ramp(2, 2), ())],
@@ -215,9 +252,8 @@ SUM_TO_SHAPE = Task(
         Clause("`grad` may be a non-contiguous view; do not change it", (ramp(4, 6)[:, ::2], (4, 1))),
         Clause("`grad` may be a non-contiguous view; do not change it", (ramp(3, 2, 4).transpose(1, 2, 0), (1, 3))),
     ],
-    random_case=random_sum_to_shape_case, tolerance=GRADIENT_TOLERANCE,
-    hint="First sum away the grad.ndim - len(shape) leading dimensions; then, counting dims of the "
-    "remaining grad and of shape together, sum (keepdims=True) every dim where shape has size 1.",
+    random_case=random_sum_to_shape_case, tolerance=ARRAY_RESULT,
+    hint=SUM_HINT, allowed=SUM_ALLOWED, inputs=SUM_INPUTS,
 )
 MUL_BACKWARD = Task(
     name="mul_backward", reference=mul_backward_reference,
@@ -236,9 +272,8 @@ MUL_BACKWARD = Task(
         Clause("sizes may be 0", (np.zeros((0, 3)), np.zeros((0, 3)), np.array([1.0, 2.0, 3.0]))),
         Clause("return the tuple `(grad_x, grad_y)`", (ramp(2, 2), ramp(2, 2) + 1, ramp(2, 2) * 3)),
     ],
-    random_case=random_mul_case, tolerance=GRADIENT_TOLERANCE,
-    hint="d(x*y)/dx = y and d(x*y)/dy = x: grad_x is grad * y summed back to x.shape, grad_y is "
-    "grad * x summed back to y.shape. Return them as a tuple, x's first.",
+    random_case=random_mul_case, tolerance=ARRAY_RESULT,
+    hint=MUL_HINT, allowed=MUL_ALLOWED, inputs=MUL_INPUTS,
 )
 MATMUL_BACKWARD = Task(
     name="matmul_backward", reference=matmul_backward_reference,
@@ -255,8 +290,7 @@ MATMUL_BACKWARD = Task(
         Clause("`a` or `b` may be a non-contiguous view (a transpose)", (ramp(2, 4), ramp(3, 2).T, ramp(4, 3).T / 2)),
     ],
     random_case=random_matmul_case, tolerance=GRADIENT_TOLERANCE,
-    hint="For out = a @ b: grad_a = grad @ b.T and grad_b = a.T @ grad; each has its input's shape. "
-    "Return them as a tuple, a's first.",
+    hint=MATMUL_HINT, allowed=MATMUL_ALLOWED, inputs=MATMUL_INPUTS,
 )
 TOPOLOGICAL_ORDER = Task(
     name="topological_order", reference=topological_order_reference,
@@ -273,8 +307,7 @@ TOPOLOGICAL_ORDER = Task(
         Clause("Any such order is accepted", ({"out": ["p", "q", "r"], "p": ["x"], "q": ["x"], "r": ["y"]}, "out")),
     ],
     random_case=random_order_case, accept="topological_order",
-    hint="Depth-first from the root, remembering visited nodes; append a node after all of its inputs, "
-    "then reverse the list. Do not change graph.",
+    hint=ORDER_HINT, allowed=ORDER_ALLOWED, inputs=ORDER_INPUTS,
 )
 BACKPROP = Task(
     name="backprop", reference=backprop_reference,
@@ -289,8 +322,7 @@ BACKPROP = Task(
         Clause("the root's is `1.0`", ({"y": [("x", 2.0)]}, "x")),
     ],
     random_case=random_graph, tolerance=GRADIENT_TOLERANCE,
-    hint="Visit nodes in topological order starting from the root (gradient 1.0); each node adds "
-    "gradient * local derivative into each of its inputs. Accumulate: a node used twice gets both.",
+    hint=BACKPROP_HINT, allowed=BACKPROP_ALLOWED, inputs=BACKPROP_INPUTS,
 )
 
 EXERCISE = Exercise(notebook="autograd", tasks=(SUM_TO_SHAPE, MUL_BACKWARD, MATMUL_BACKWARD, TOPOLOGICAL_ORDER, BACKPROP))

@@ -38,6 +38,21 @@ def peak_saved_bytes(events):
     live = np.cumsum(steps, axis=0) > 0
     return int(max(0, (live @ sizes).max()))
 '''),
+    Alternative("peak_saved_bytes", "live-sizes-summed-after-packs-only", '''
+def peak_saved_bytes(events):
+    live = {}
+    count = {}
+    peak = 0
+    for kind, storage, nbytes in events:
+        count[storage] = count.get(storage, 0) + (1 if kind == "pack" else -1)
+        if count[storage] > 0:
+            live[storage] = nbytes
+        else:
+            live.pop(storage, None)
+        if kind == "pack":
+            peak = max(peak, sum(live.values()))
+    return peak
+'''),
 
     # --- checkpoint_plan -------------------------------------------------------------------------
     Alternative("checkpoint_plan", "itertools-product-layer-states", '''

@@ -248,4 +248,105 @@ def batched_linear(rows, weight, bias):
 '''),
 ]
 
-MUTANTS = PEAK_SAVED_BYTES + CHECKPOINT_PLAN + ROW_STANDARDISE + BATCHED_LINEAR
+# found attacking the allow-lists and the statement (issue 26)
+MORE = [
+    Mutant("peak_saved_bytes", "counts per size, not per storage", '''
+def peak_saved_bytes(events):
+    outstanding = {}
+    held = peak = 0
+    for kind, storage, nbytes in events:
+        if kind == "pack":
+            if outstanding.get(nbytes, 0) == 0:
+                held += nbytes
+            outstanding[nbytes] = outstanding.get(nbytes, 0) + 1
+        else:
+            outstanding[nbytes] -= 1
+            if outstanding[nbytes] == 0:
+                held -= nbytes
+        peak = max(peak, held)
+    return peak
+'''),
+    Mutant("peak_saved_bytes", "a NumPy integer where a Python int is promised", '''
+import numpy as np
+def peak_saved_bytes(events):
+    outstanding = {}
+    held = 0
+    totals = [0]
+    for kind, storage, nbytes in events:
+        if kind == "pack":
+            if outstanding.get(storage, 0) == 0:
+                held += nbytes
+            outstanding[storage] = outstanding.get(storage, 0) + 1
+        else:
+            outstanding[storage] -= 1
+            if outstanding[storage] == 0:
+                held -= nbytes
+        totals.append(held)
+    return np.max(np.array(totals))
+'''),
+    Mutant("checkpoint_plan", "recomputation counts only each segment's first layer", '''
+def checkpoint_plan(sizes, costs, budget):
+    def plans(start):
+        if start >= len(sizes):
+            return [[]]
+        found = list(plans(start + 1))
+        for stop in range(start + 1, len(sizes) + 1):
+            found += [[(start, stop), *rest] for rest in plans(stop)]
+        return found
+
+    def peak(plan):
+        inside = {i for start, stop in plan for i in range(start, stop)}
+        held = sum(s for i, s in enumerate(sizes) if i not in inside) + sum(sizes[start] for start, _ in plan)
+        return held + max((sum(sizes[start + 1:stop]) for start, stop in plan), default=0)
+
+    def cost(plan):
+        return sum(costs[start] for start, stop in plan)
+
+    fitting = [plan for plan in plans(0) if peak(plan) <= budget]
+    return min(fitting, key=cost) if fitting else None
+'''),
+    Mutant("checkpoint_plan", "segments as lists, not (start, stop) tuples", '''
+def checkpoint_plan(sizes, costs, budget):
+    def plans(start):
+        if start >= len(sizes):
+            return [[]]
+        found = list(plans(start + 1))
+        for stop in range(start + 1, len(sizes) + 1):
+            found += [[[start, stop], *rest] for rest in plans(stop)]
+        return found
+
+    def peak(plan):
+        inside = {i for start, stop in plan for i in range(start, stop)}
+        held = sum(s for i, s in enumerate(sizes) if i not in inside) + sum(sizes[start] for start, _ in plan)
+        return held + max((sum(sizes[start + 1:stop]) for start, stop in plan), default=0)
+
+    def cost(plan):
+        return sum(sum(costs[start:stop]) for start, stop in plan)
+
+    fitting = [plan for plan in plans(0) if peak(plan) <= budget]
+    return min(fitting, key=cost) if fitting else None
+'''),
+    Mutant("checkpoint_plan", "every segment's recompute held at once", '''
+def checkpoint_plan(sizes, costs, budget):
+    def plans(start):
+        if start >= len(sizes):
+            return [[]]
+        found = list(plans(start + 1))
+        for stop in range(start + 1, len(sizes) + 1):
+            found += [[(start, stop), *rest] for rest in plans(stop)]
+        return found
+
+    def peak(plan):
+        inside = {i for start, stop in plan for i in range(start, stop)}
+        held = sum(s for i, s in enumerate(sizes) if i not in inside) + sum(sizes[start] for start, _ in plan)
+        return held + sum(sum(sizes[start + 1:stop]) for start, stop in plan)
+
+    def cost(plan):
+        return sum(sum(costs[start:stop]) for start, stop in plan)
+
+    fitting = [plan for plan in plans(0) if peak(plan) <= budget]
+    return min(fitting, key=cost) if fitting else None
+'''),
+]
+
+MUTANTS = PEAK_SAVED_BYTES + CHECKPOINT_PLAN + ROW_STANDARDISE + BATCHED_LINEAR + MORE

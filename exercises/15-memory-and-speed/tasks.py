@@ -10,8 +10,6 @@ recomputed.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
@@ -136,8 +134,8 @@ def random_rows_case(rng: np.random.Generator) -> tuple[np.ndarray]:
     return (_maybe_strided(rng, shape) * rng.integers(1, 100),)
 
 
-def timed_rows_case(rng: np.random.Generator) -> tuple[np.ndarray]:
-    return (rng.standard_normal((100_000, 8)),)
+def large_rows_case(rng: np.random.Generator) -> tuple[np.ndarray]:
+    return (rng.standard_normal((2000, 8)),)
 
 
 def random_linear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,9 +143,18 @@ def random_linear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
     return _maybe_strided(rng, (n, i)), _maybe_strided(rng, (o, i)), rng.standard_normal(o)
 
 
-def timed_linear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return rng.standard_normal((50_000, 16)), rng.standard_normal((4, 16)), rng.standard_normal(4)
+def large_linear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return rng.standard_normal((2000, 4)), rng.standard_normal((3, 4)), rng.standard_normal(3)
 
+
+# the allow-lists: what each part may use besides rules.COMMON_NAMES (the notebook lists them too)
+PEAK_ALLOWED = ("get", "items", "values", "keys", "pop", "append", "setdefault", "sum", "sorted", "set", "Counter",
+                "defaultdict", "accumulate", "array", "zeros", "cumsum")
+PLAN_ALLOWED = ("sum", "sorted", "set", "append", "extend", "pop", "sort", "items", "values", "get", "product",
+                "combinations", "chain", "lru_cache", "cache")
+ROWS_ALLOWED = ("mean", "std", "var", "sqrt", "sum", "square", "full", "ones", "einsum", "matmul", "reshape",
+                "expand_dims", "transpose")
+LINEAR_ALLOWED = ("matmul", "dot", "inner", "tensordot", "transpose", "add", "sum", "reshape", "expand_dims")
 
 SHARED = [("pack", 0, 32), ("pack", 0, 32), ("unpack", 0, 32), ("unpack", 0, 32)]
 PEAK_SAVED_BYTES = Task(
@@ -164,9 +171,11 @@ PEAK_SAVED_BYTES = Task(
         Clause("no events: 0", ([],)),
         Clause("the largest total held at any moment (a trace may stop before backward)", ([("pack", 0, 8), ("pack", 1, 16)],)),
     ],
-    random_case=random_events_case,
-    hint="Keep, per storage, how many of its packs are outstanding; add its bytes when that count goes from 0 "
-    "to 1, subtract them when it goes back to 0, and track the largest total after each event.",
+    random_case=random_events_case, allowed=PEAK_ALLOWED,
+    inputs="traces of 0 to 6 storages (ints from 0), each packed once or twice, with sizes that are multiples of 4 "
+    "bytes, unpacks interleaved in any order, and traces that stop before backward (packs only).",
+    hint="When a storage is packed twice, which of its unpacks gives its bytes back, and at which moments can the "
+    "total you hold reach its highest?",
 )
 CHECKPOINT_PLAN = Task(
     name="checkpoint_plan", reference=checkpoint_plan_reference,
@@ -184,9 +193,11 @@ CHECKPOINT_PLAN = Task(
         Clause("None when no plan fits", ([8, 8, 8], [1.0, 1.0, 1.0], 15)),
         Clause("stop is exclusive: the segment (1, 3) is layers 1 and 2", ([8, 8, 16, 8], [1.0, 1.0, 1.0, 1.0], 32)),
     ],
-    random_case=random_plan_case, accept="any_of",
-    hint="With at most 7 layers you can try every plan: at each layer either run it plainly or start a segment "
-    "that ends at any later layer (recursion or itertools), keep the plans whose peak fits, return the cheapest.",
+    random_case=random_plan_case, accept="any_of", allowed=PLAN_ALLOWED,
+    inputs="models of 1 to 7 layers whose sizes are multiples of 8 bytes, small whole-number costs stored as floats, "
+    "and budgets from below the lowest peak any plan reaches (no plan fits) up to the sum of all the sizes.",
+    hint="With at most 7 layers, how many plans are there in all, and could you try every one, keep those whose "
+    "peak fits and compare what they recompute?",
 )
 ROW_STANDARDISE = Task(
     name="row_standardise", reference=row_standardise_reference, examples=[(np.array([[1.0, 2.0, 3.0], [4.0, 4.0, 4.0]]),)],
@@ -195,9 +206,12 @@ ROW_STANDARDISE = Task(
                (np.array([[0.0, 10.0], [1.0, 3.0]]),)),
         Clause("zero rows give an empty (0, n) result", (np.zeros((0, 3)),)),
     ],
-    random_case=random_rows_case, tolerance=Tolerance(rtol=1e-6, atol=1e-9), vectorised=True, timed_case=timed_rows_case,
-    hint="x.mean(axis=1, keepdims=True) keeps a column you can subtract from every row at once (broadcasting); "
-    "the same for the standard deviation.",
+    random_case=random_rows_case, tolerance=Tolerance(rtol=1e-6, atol=1e-9), vectorised=True, large_case=large_rows_case,
+    allowed=ROWS_ALLOWED,
+    inputs="float64 arrays of 0 to 5 rows (2000 in the large case) and 1 to 8 columns, values scaled up to 99 times, "
+    "rows whose values are all equal, and transposed (non-contiguous) views.",
+    hint="Which reductions take an axis and can keep the reduced dim with size 1, so that a column of per-row "
+    "statistics broadcasts against every row at once?",
 )
 BATCHED_LINEAR = Task(
     name="batched_linear", reference=batched_linear_reference,
@@ -207,8 +221,11 @@ BATCHED_LINEAR = Task(
         Clause("no rows: a (0, out) result", (np.zeros((0, 2)), np.ones((3, 2)), np.zeros(3))),
     ],
     random_case=random_linear_case, tolerance=Tolerance(rtol=1e-6, atol=1e-9), vectorised=True,
-    timed_case=timed_linear_case, forbidden=("numpy.einsum",),
-    hint="One matrix product for all rows: rows @ weight.T has one row per input row; add bias (broadcast).",
+    large_case=large_linear_case, forbidden=("numpy.einsum",), allowed=LINEAR_ALLOWED,
+    inputs="float64 `rows` of 0 to 5 rows (2000 in the large case), 1 to 5 inputs and 1 to 5 outputs, and "
+    "transposed (non-contiguous) views of `rows` and `weight`.",
+    hint="If every row's product with the weight were stacked as the rows of one matrix, which single matrix "
+    "product (with which operand transposed) would give that matrix, and how does the bias broadcast over it?",
 )
 
 EXERCISE = Exercise(notebook="memory_speed", tasks=(PEAK_SAVED_BYTES, CHECKPOINT_PLAN, ROW_STANDARDISE, BATCHED_LINEAR))

@@ -292,3 +292,40 @@ def attach_gradient_averaging(model, group):
     return tensorlab.distributed.run(lambda: None, 1)
 '''),
 ]
+
+# found attacking the allow-lists (issue 26): closed-form answers with a message log written from the formula
+MUTANTS += [
+    Mutant("ring_reduce_scatter", "sums the buffers in closed form and writes the messages from the formula", '''
+def ring_reduce_scatter(buffers):
+    if len({len(buffer) for buffer in buffers}) != 1:
+        raise ValueError("lengths differ")
+    n = len(buffers)
+    size = len(buffers[0]) // n
+    total = np.array(buffers[0], dtype=np.float64)
+    for buffer in buffers[1:]:
+        total = total + buffer
+    messages = [(s, r, (r + 1) % n, (r - s - 1) % n, 8 * size) for s in range(n - 1) for r in range(n)]
+    return [total[r * size:(r + 1) * size].copy() for r in range(n)], messages
+'''),
+    Mutant("ring_all_reduce", "sums the buffers in closed form and writes the messages from the formula", '''
+def ring_all_reduce(buffers):
+    n = len(buffers)
+    size = len(buffers[0]) // n
+    total = np.array(buffers[0], dtype=np.float64)
+    for buffer in buffers[1:]:
+        total = total + buffer
+    scatter = [(s, r, (r + 1) % n, (r - s - 1) % n, 8 * size) for s in range(n - 1) for r in range(n)]
+    gather = [(n - 1 + s, r, (r + 1) % n, (r - s) % n, 8 * size) for s in range(n - 1) for r in range(n)]
+    return [total.copy() for _ in range(n)], scatter + gather
+'''),
+    Mutant("ring_reduce_scatter", "np.add.reduce of the buffers (a sum by another name)", '''
+def ring_reduce_scatter(buffers):
+    if len({len(buffer) for buffer in buffers}) != 1:
+        raise ValueError("lengths differ")
+    n = len(buffers)
+    size = len(buffers[0]) // n
+    total = np.add.reduce(np.stack(buffers))
+    messages = [(s, r, (r + 1) % n, (r - s - 1) % n, 8 * size) for s in range(n - 1) for r in range(n)]
+    return [total[r * size:(r + 1) * size].copy() for r in range(n)], messages
+'''),
+]

@@ -4,7 +4,10 @@ The learner writes what ``tensorlab.distributed`` does: ring reduce-scatter, rin
 all-reduce as the two in a row (each returning the results *and* every message it sent), and
 DDP's bucket assignment. Messages are graded exactly, so a schedule that sends whole buffers,
 goes the wrong way round the ring or takes a step too many loses the points even when its sums
-are right. Values are small integers stored as float64, so every order of adding is exact.
+are right. Values are small integers stored as float64, so every order of adding is exact, except in one
+clause: there 1e16 + 1 rounds to 1e16, so only the ring's order of adding (each chunk starts on rank k + 1
+and every rank adds its own part to what it receives) gives the right sums. That clause is what stops a
+closed-form answer (the sum of the buffers, and messages written from the formula) from passing.
 
 The mini-DDP is graded in real processes: the sandbox starts 4 gloo ranks on loopback, each
 builds the case's model, lets the learner's ``attach_gradient_averaging(model, group)`` hook its
@@ -96,6 +99,29 @@ def floats(*rows: list[int]) -> list[np.ndarray]:
     return [np.array(row, dtype=np.float64) for row in rows]
 
 
+BIG = 1e16  # 1e16 + 1 == 1e16 in float64: the order of adding shows in the sum
+ORDER_SHOWS = floats([BIG, 1, -BIG, 1], [1, -BIG, 1, BIG], [-BIG, BIG, 1, 1], [1, 1, BIG, -BIG])
+ORDER_SAYS = "each chunk is added up in the ring's order (float64 rounding shows it: 1e16 + 1 is 1e16)"
+
+
+# the allow-lists: what each part may use besides rules.COMMON_NAMES (the notebook lists them too). No sums:
+# the ring adds what it receives, chunk by chunk (np.sum of the buffers is the answer without the protocol).
+RING_INPUTS = ("1 to 6 ranks; float64 buffers of whole numbers with 0 to 3 elements per chunk, some of them "
+               "non-contiguous views (every other element of a longer array); and 1e16 and -1e16 among ones, whose float64 "
+               "sum depends on the order of adding.")
+ARRAYS = ("array", "asarray", "copy", "nbytes", "reshape", "zeros", "empty", "arange", "stack", "concatenate",
+          "split", "array_split", "append", "extend", "set", "sorted", "sort", "map", "values", "keys", "items", "get")
+SCATTER_ALLOWED = ARRAYS
+GATHER_ALLOWED = ARRAYS
+REDUCE_ALLOWED = (*ARRAYS, "tolist")  # ring_all_reduce calls the other two: what they use, it uses
+BUCKETS_ALLOWED = ("append", "extend", "pop", "clear", "copy", "sum", "accumulate")
+DDP_ALLOWED = (
+    "distributed", "all_reduce", "get_world_size", "get_rank", "ReduceOp", "SUM", "wait", "parameters",
+    "named_parameters", "requires_grad", "register_hook", "register_post_accumulate_grad_hook", "grad", "clone",
+    "detach", "div", "div_", "mul", "mul_", "copy_", "cat", "reshape", "view", "view_as", "numel", "no_grad",
+    "append", "clear",
+)
+
 RING_REDUCE_SCATTER = Task(
     name="ring_reduce_scatter",
     reference=reduce_scatter_reference,
@@ -106,10 +132,12 @@ RING_REDUCE_SCATTER = Task(
         Clause("buffers of different lengths raise ValueError", (floats([1, 2], [1, 2, 3, 4]),)),
         Clause("rank r ends with chunk r, which it receives last, at step N-2",
                (floats([1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]),)),
+        Clause(ORDER_SAYS, (ORDER_SHOWS,)),
     ],
-    random_case=ring_case,
-    hint="at step s rank r sends chunk (r - s - 1) mod N to rank (r + 1) mod N, which adds it to its own copy; "
-         "every rank sends at once, so take all the chunks to send before adding any",
+    random_case=ring_case, allowed=SCATTER_ALLOWED,
+    inputs=RING_INPUTS + " Buffers of different lengths, too.",
+    hint="At step s, which chunk of a rank's buffer has gathered the most contributions so far, and since every "
+         "rank sends at once, what must you take from all the ranks before any receiver adds what it got?",
 )
 
 RING_ALL_GATHER = Task(
@@ -121,7 +149,11 @@ RING_ALL_GATHER = Task(
         Clause("chunks are put in rank order, whichever rank sent them", (floats([1], [2], [3], [4], [5]),)),
     ],
     random_case=lambda rng: (rank_buffers(rng, int(rng.integers(1, 7)), int(rng.integers(0, 4))),),
-    hint="at step s rank r forwards chunk (r - s) mod N (its own at step 0, then the one it just received) to rank r + 1",
+    allowed=GATHER_ALLOWED,
+    inputs="1 to 6 ranks; float64 chunks of whole numbers with 0 to 3 elements, some of them non-contiguous views "
+           "(every other element of a longer array).",
+    hint="After step 0, which chunk does a rank forward, its own or the one it has just received, and in what "
+         "order do the chunks go in the buffer every rank ends with?",
 )
 
 RING_ALL_REDUCE = Task(
@@ -132,9 +164,11 @@ RING_ALL_REDUCE = Task(
         Clause("the all-gather's steps are numbered after the reduce-scatter's: 2(N-1) steps in all",
                (floats([1, 2], [3, 4]),)),
         Clause("one rank: no messages", (floats([1, 2, 3]),)),
+        Clause(ORDER_SAYS, (ORDER_SHOWS,)),
     ],
-    random_case=ring_case,
-    hint="reduce-scatter, then all-gather the chunks each rank owns; add N - 1 to the all-gather's step numbers",
+    random_case=ring_case, allowed=REDUCE_ALLOWED, inputs=RING_INPUTS,
+    hint="Which of your two functions, run one after the other, gives every rank the whole sum, and once the "
+         "reduce-scatter has used up its steps, what number should the all-gather's first step carry?",
 )
 
 BUCKETS = Task(
@@ -148,9 +182,11 @@ BUCKETS = Task(
         Clause("no gradients, no buckets", ([], 1000)),
         Clause("a cap of 0 puts every gradient in a bucket of its own", ([4, 4, 4], 0)),
     ],
-    random_case=buckets_case,
-    hint="walk the sizes in order: add the gradient to the open bucket, then close the bucket if it holds at least "
-         "cap bytes; a last, unfinished bucket is still a bucket",
+    random_case=buckets_case, allowed=BUCKETS_ALLOWED,
+    inputs="0 to 12 gradient sizes from 4 to 3000 bytes, caps from 40 to 1000 bytes or 0, gradients larger than "
+           "the cap (even the first), and buckets that reach the cap exactly.",
+    hint="Is cap a ceiling a bucket may never pass, or a threshold that closes the bucket once it is reached, and "
+         "what becomes of a last bucket that never reached it?",
 )
 
 
@@ -208,9 +244,11 @@ GRADIENT_AVERAGING = Task(
         Clause("a group of one rank: the gradients are its own", _ddp_clause(6, 1)),
     ],
     random_case=ddp_case,
-    hint="for each parameter that requires grad, p.register_hook(fn): fn(grad) gets the gradient as autograd "
-         "computes it and returns the one to keep. Return a reduced copy (all_reduce works in place, and autograd's "
-         "gradient is not yours to change), summed over the group and divided by the group's size",
+    hint="Which per-parameter hook runs while backward computes each gradient, and since the gradient it is given "
+         "belongs to autograd, what should it reduce over the group, and divide by which size, before returning it?",
+    allowed=DDP_ALLOWED,
+    inputs="groups of 1 to 4 ranks (the whole world of 4 ranks or a sub-group of its first ranks), a float64 MLP "
+           "(Linear, Tanh, Linear) of 1 to 3 units per layer, and 1 to 3 samples per rank.",
     building_blocks=("numpy", "torch", *PURE_STANDARD_LIBRARY),
     forbidden=DDP_FORBIDDEN,
     ranks=DDP_RANKS,

@@ -133,4 +133,32 @@ def tanh_layer_jacobian(weight, x):
     jvps = (1 - out * out) * (tangents @ weight.T)                 # (x.size, *out.shape): columns of J
     return jvps.reshape(x.size, out.size).T.reshape(out.shape + x.shape)
 '''),
+    Alternative("sum_batch_rule", "loop-over-dims-normalises-each", '''
+import numpy as np
+
+def sum_batch_rule(x, bdim, dim, keepdim):
+    """A comprehension over the few dims to sum (never over the batch or the elements): the statement allows it."""
+    moved = np.moveaxis(x, bdim, 0)
+    ndim = moved.ndim - 1
+    dims = range(ndim) if dim is None else ((dim,) if isinstance(dim, int) else dim)
+    axes = tuple(sorted(d % ndim + 1 for d in dims))
+    return moved.sum(axis=axes, keepdims=keepdim and dim is not None)
+'''),
+    Alternative("matmul_batch_rule", "loop-over-the-two-operands", '''
+import numpy as np
+
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    """One loop over the two operands (a dim-level loop): batch first, a vector made a matrix."""
+    operands = ()
+    for array, bdim, vector_axis in ((a, a_bdim, 1), (b, b_bdim, 2)):
+        vector = array.ndim - (bdim is not None) == 1
+        array = np.moveaxis(array, bdim, 0) if bdim is not None else array[None]
+        operands += ((np.expand_dims(array, vector_axis) if vector else array, vector),)
+    (left, a_vector), (right, b_vector) = operands
+    out = left @ right
+    for axis, vector in ((2, b_vector), (1, a_vector)):
+        if vector:
+            out = out.squeeze(axis)
+    return out
+'''),
 ]

@@ -350,3 +350,61 @@ def tanh_layer_jacobian(weight, x):
     return rows.reshape(*out.shape, *x.shape)
 '''),
 ]
+
+# Loops over the elements of a dim, now that a loop over dims is allowed (loops_over_dimensions): only the line
+# count on the large case catches them, in check() and in the grader alike.
+MUTANTS += [
+    Mutant("sum_batch_rule", "a for loop along the summed dim", '''
+def sum_batch_rule(x, bdim, dim, keepdim):
+    moved = np.moveaxis(x, bdim, 0)
+    ndim = moved.ndim - 1
+    if dim is None:
+        return moved.sum(axis=tuple(range(1, ndim + 1)))
+    if not isinstance(dim, int):
+        return moved.sum(axis=tuple(d % ndim + 1 for d in dim), keepdims=keepdim)
+    axis = dim % ndim + 1
+    along = np.moveaxis(moved, axis, 0)
+    total = np.zeros(along.shape[1:], dtype=moved.dtype)
+    for i in range(along.shape[0]):
+        total = total + along[i]
+    return np.expand_dims(total, axis) if keepdim else total
+'''),
+    Mutant("per_example_grads", "a for loop over the classes", '''
+def per_example_grads(weight, b, features, y):
+    logits = features @ weight.T + b
+    probabilities = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    for c in range(weight.shape[0]):
+        probabilities[:, c] -= y == c
+    return probabilities[:, :, None] * features[:, None, :], probabilities
+'''),
+    Mutant("matmul_batch_rule", "a for loop along the contracted dim k", '''
+def matmul_batch_rule(a, a_bdim, b, b_bdim):
+    a_is_vector = a.ndim - (a_bdim is not None) == 1
+    b_is_vector = b.ndim - (b_bdim is not None) == 1
+    a = np.moveaxis(a, a_bdim, 0) if a_bdim is not None else a[None]
+    b = np.moveaxis(b, b_bdim, 0) if b_bdim is not None else b[None]
+    if a_is_vector:
+        a = a[:, None, :]
+    if b_is_vector:
+        b = b[:, :, None]
+    out = np.zeros((max(a.shape[0], b.shape[0]), a.shape[1], b.shape[2]))
+    for j in range(a.shape[2]):
+        out = out + a[:, :, j:j + 1] * b[:, j:j + 1, :]
+    if b_is_vector:
+        out = out[:, :, 0]
+    if a_is_vector:
+        out = out[:, 0]
+    return out
+'''),
+    Mutant("tanh_layer_jacobian", "a for loop over the rows of x (the diagonal blocks)", '''
+def tanh_layer_jacobian(weight, x):
+    out = np.tanh(x @ weight.T)
+    if x.ndim == 1:
+        return (1 - out**2)[:, None] * weight
+    jacobian = np.zeros((x.shape[0], weight.shape[0], x.shape[0], x.shape[1]))
+    for p in range(x.shape[0]):
+        jacobian[p, :, p, :] = (1 - out[p] ** 2)[:, None] * weight
+    return jacobian
+'''),
+]

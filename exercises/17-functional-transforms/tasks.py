@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
-from tensorlab.grading.tasks import Clause, Exercise, Task
 from tensorlab.grading.random_cases import normal
+from tensorlab.grading.tasks import Clause, Exercise, Task
 
 __all__ = ["EXERCISE", "MATMUL_BATCH_RULE", "PER_EXAMPLE_GRADS", "SUM_BATCH_RULE", "TANH_LAYER_JACOBIAN"]
 
@@ -97,8 +97,8 @@ def random_softmax_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarra
     return weight, b, features, y
 
 
-def timed_softmax_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    n, classes, features = 20_000, 3, 2  # small results: every seed's timed case shares one sandbox run
+def large_softmax_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n, classes, features = 600, 120, 2  # a loop over the examples runs 600 times, one over the classes 120
     return normal(rng, (classes, features)), normal(rng, (classes,)), normal(rng, (n, features)), rng.integers(0, classes, size=n)
 
 
@@ -124,8 +124,8 @@ def random_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, int, Dims, bo
     return x, bdim, dim, bool(rng.random() < 0.5)
 
 
-def timed_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, int, Dims, bool]:
-    return normal(rng, (3, 100_000)), 1, 0, False
+def large_sum_case(rng: np.random.Generator) -> tuple[np.ndarray, int, Dims, bool]:
+    return normal(rng, (300, 300)), 1, 0, False  # a loop over the batch or along the summed dim runs 300 times
 
 
 def _with_batch(rng: np.random.Generator, logical: tuple[int, ...], size: int, batched: bool) -> tuple[np.ndarray, int | None]:
@@ -150,8 +150,8 @@ def random_matmul_case(rng: np.random.Generator) -> tuple[np.ndarray, int | None
     return a, a_bdim, b, b_bdim
 
 
-def timed_matmul_case(rng: np.random.Generator) -> tuple[np.ndarray, int | None, np.ndarray, int | None]:
-    return normal(rng, (50_000, 3)), 0, normal(rng, (3, 2)), None
+def large_matmul_case(rng: np.random.Generator) -> tuple[np.ndarray, int | None, np.ndarray, int | None]:
+    return normal(rng, (500, 300)), 0, normal(rng, (300, 3)), None  # batch 500, k = 300: a loop over either is long
 
 
 def random_jacobian_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -162,8 +162,8 @@ def random_jacobian_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     return weight, maybe_strided(rng, shape)
 
 
-def timed_jacobian_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    return normal(rng, (20, 20)) / 5, normal(rng, (15, 20))
+def large_jacobian_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    return normal(rng, (2, 2)), normal(rng, (150, 2))  # (150, 2, 150, 2) out: a loop over the rows runs 150 times
 
 
 # --- fixed cases ---------------------------------------------------------------------------------------
@@ -175,6 +175,16 @@ def ramp(*shape: int) -> np.ndarray:
 W3 = np.array([[0.5, -1.0], [1.5, 0.25], [-0.5, 2.0]])
 B3 = np.array([0.1, -0.2, 0.3])
 X4 = np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 0.0], [3.0, -2.0]])
+
+# the allow-lists: what each part may use besides rules.COMMON_NAMES (the notebook lists them too)
+ARITHMETIC = ("sum", "reshape", "expand_dims", "squeeze", "transpose", "swapaxes", "moveaxis", "einsum", "matmul",
+              "tensordot", "zeros", "arange", "astype")
+GRADS_ALLOWED = (*ARITHMETIC, "exp", "log", "eye", "zeros_like", "put_along_axis", "where", "maximum", "amax")
+SUM_ALLOWED = ("moveaxis", "sum", "add", "reduce", "atleast_1d", "asarray", "array", "tolist", "delete", "arange",
+               "reshape", "count_nonzero", "unique", "ravel", "setdiff1d", "transpose", "prod", "concatenate",
+               "expand_dims", "sorted", "set")
+MATMUL_ALLOWED = ARITHMETIC
+JACOBIAN_ALLOWED = (*ARITHMETIC, "tanh", "eye", "atleast_2d", "diag", "multiply")
 
 PER_EXAMPLE_GRADS = Task(
     name="per_example_grads", reference=per_example_grads_reference,
@@ -188,10 +198,13 @@ PER_EXAMPLE_GRADS = Task(
         Clause("N may be 0", (W3, B3, np.zeros((0, 2)), np.zeros(0, dtype=np.int64))),
         Clause("`features` may be a non-contiguous view; change none of the inputs", (W3, B3, ramp(4, 4)[:, ::2], np.array([2, 1, 0, 0]))),
     ],
-    random_case=random_softmax_case, tolerance=TOLERANCE, vectorised=True, timed_case=timed_softmax_case,
-    hint="For one example, d loss / d logits = softmax(logits) - one_hot(y). Compute it for all N rows at once "
-    "(subtract each row's max before exp), then dweight[n] = outer(dlogits[n], features[n]): dlogits[:, :, None] * features[:, None, :]. "
-    "db is dlogits itself. No sum over n: that would be the gradient of the batch's loss.",
+    random_case=random_softmax_case, tolerance=TOLERANCE, vectorised=True, large_case=large_softmax_case,
+    loops_over_dimensions=True, allowed=GRADS_ALLOWED,
+    inputs="float64 `weight` (C, D) with 2 to 5 classes (120 in the large case) and 1 to 4 features, int64 labels, "
+    "0 to 6 examples (600 in the large case), logits in the hundreds, and non-contiguous views of `weight` and "
+    "`features`.",
+    hint="What is the derivative of one example's loss with respect to its logits, how do you keep exp from "
+    "overflowing, and how do you keep one outer product per example instead of summing them over the batch?",
 )
 SUM_BATCH_RULE = Task(
     name="sum_batch_rule", reference=sum_batch_rule_reference,
@@ -211,9 +224,13 @@ SUM_BATCH_RULE = Task(
         Clause("keep the dtype: a sum of integers is an integer array", (np.arange(24).reshape(2, 3, 4), 2, 0, False)),
         Clause("`x` may be a non-contiguous view", (ramp(3, 4, 4)[:, :, ::2], 2, -1, True)),
     ],
-    random_case=random_sum_case, tolerance=TOLERANCE, vectorised=True, timed_case=timed_sum_case,
-    hint="Move the batch dim to the front (np.moveaxis(x, bdim, 0)); a sample's dim d (after d % ndim for a "
-    "negative one, ndim = x.ndim - 1) is then dim d + 1 of the array. dim=None: sum dims 1..ndim.",
+    random_case=random_sum_case, tolerance=TOLERANCE, vectorised=True, large_case=large_sum_case,
+    loops_over_dimensions=True, allowed=SUM_ALLOWED,
+    inputs="float64, float32 and int64 arrays with 0 to 3 sample dims of sizes 0 to 5 (300 in the large case) and "
+    "a batch of 1 to 5 (300 in the large case), `bdim` anywhere (negative too), `dim` an int, a negative int, a "
+    "tuple or None, and non-contiguous views.",
+    hint="Once the batch dim is at the front, which dim of the batched array is a sample's dim d, negative or not, "
+    "and which dims does a sample's every dim mean?",
 )
 MATMUL_BATCH_RULE = Task(
     name="matmul_batch_rule", reference=matmul_batch_rule_reference,
@@ -229,10 +246,13 @@ MATMUL_BATCH_RULE = Task(
         Clause("sizes may be 0 (k = 0: sums of nothing, zeros)", (np.zeros((3, 2, 0)), 0, np.zeros((0, 4)), None)),
         Clause("the operands may be non-contiguous views", (ramp(3, 4, 2).transpose(0, 2, 1), 0, ramp(3, 4).T, None)),
     ],
-    random_case=random_matmul_case, tolerance=TOLERANCE, vectorised=True, timed_case=timed_matmul_case,
-    hint="Move each batch dim to the front. Make vectors matrices: a sample vector a becomes (1, k), b becomes "
-    "(k, 1). An unbatched operand gets a leading size-1 dim, so @ broadcasts it over the batch. Multiply, then "
-    "drop the dims you added for vectors.",
+    random_case=random_matmul_case, tolerance=TOLERANCE, vectorised=True, large_case=large_matmul_case,
+    loops_over_dimensions=True, allowed=MATMUL_ALLOWED,
+    inputs="float64 operands that are one vector or one matrix per sample, each batched (its batch dim anywhere) "
+    "or not, sizes 0 to 5 (k = 300 in the large case), a batch of 1 to 5 (500 in the large case), and "
+    "non-contiguous views.",
+    hint="How can a sample's vector become a one-row or one-column matrix, so that one batched product covers "
+    "every case, and how does an operand that is not batched broadcast over the batch?",
 )
 TANH_LAYER_JACOBIAN = Task(
     name="tanh_layer_jacobian", reference=tanh_layer_jacobian_reference,
@@ -245,10 +265,12 @@ TANH_LAYER_JACOBIAN = Task(
         Clause("sizes may be 0", (ramp(2, 3), np.zeros((0, 3)))),
         Clause("`weight` may be a non-contiguous view", (ramp(3, 4)[:, ::2], np.array([0.3, -0.2]))),
     ],
-    random_case=random_jacobian_case, tolerance=TOLERANCE, vectorised=True, timed_case=timed_jacobian_case,
-    hint="The vjp of out = tanh(x @ weight.T) for a cotangent u (out's shape) is (u * (1 - out**2)) @ weight. Feed it "
-    "every one-hot u at once: U = np.eye(out.size).reshape(out.size, *out.shape), a batch of cotangents; the "
-    "batch of vjps has shape (out.size, *x.shape); reshape it to out.shape + x.shape.",
+    random_case=random_jacobian_case, tolerance=TOLERANCE, vectorised=True, large_case=large_jacobian_case,
+    loops_over_dimensions=True, allowed=JACOBIAN_ALLOWED,
+    inputs="float64 `weight` (m, n) with m and n from 1 to 4, `x` of shape (n,) or (k, n) with k from 0 to 3 (150 "
+    "in the large case), and non-contiguous views of `weight` and `x`.",
+    hint="The vjp of a one-hot cotangent is one row of the Jacobian: how can you give the vjp every one-hot "
+    "cotangent at once, and which shape must the batch of rows take at the end?",
 )
 
 EXERCISE = Exercise(notebook="functional_transforms", tasks=(PER_EXAMPLE_GRADS, SUM_BATCH_RULE, MATMUL_BATCH_RULE, TANH_LAYER_JACOBIAN))
