@@ -206,3 +206,11 @@ def test_a_new_array_is_new_even_when_the_inputs_come_in_a_list() -> None:
                         examples=[([np.arange(3.0)],)], random_case=lambda rng: ([rng.normal(size=2)],))
     assert grade(task, "def join(arrays):\n    return arrays[0]")[0] == "wrong"
     assert grade(task, "import numpy as np\ndef join(arrays):\n    return np.concatenate(arrays)")[0] == "passed"
+
+
+def test_a_nan_has_no_promised_sign_and_a_returned_input_list_is_not_new() -> None:
+    assert difference(np.array([np.nan, -0.0]), np.array([-np.nan, -0.0]), Tolerance(signed_zero=True)) is None
+    task = doubled_task(name="renamed", reference=lambda items: list(items), fresh_result=True, vectorised=False,
+                        examples=[([1, 2],)], random_case=lambda rng: ([int(rng.integers(0, 9))],))
+    assert grade(task, "def renamed(items):\n    return items")[0] == "wrong"
+    assert grade(task, "def renamed(items):\n    return list(items)")[0] == "passed"

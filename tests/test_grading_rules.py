@@ -227,3 +227,10 @@ def test_a_function_of_ones_own_named_like_a_forbidden_one_is_still_refused() ->
     """The puzzles forbid calling later puzzles: the learner's own ``def triu`` is that puzzle."""
     source = "def triu(j):\n    return j\ndef f(i):\n    return triu(i)"
     assert violations(source, forbidden=("triu",))
+
+
+@pytest.mark.parametrize("spelling", ["e", "f2", "<f2", "float16", "half"])
+def test_a_forbidden_dtype_spelled_as_a_string_is_refused(spelling: str) -> None:
+    source = f"def f(x):\n    return x.astype({spelling!r})"
+    assert any("float16" in problem for problem in violations(source, forbidden=("numpy.float16",)))
+    assert not violations("def f(x):\n    return x.astype('float32')", forbidden=("numpy.float16",))

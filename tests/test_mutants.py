@@ -47,7 +47,7 @@ def test_mutant_fails_check_and_scores_zero_under_every_seed(exercise: str, muta
     failure = check_failure(folder, mutant.function, cells)
     assert failure is not None, "the notebook's check() accepts this mutant"
     known = {mistake: digest for digest, mistake, _ in folder.misconceptions.get(mutant.function, ())}
-    if mutant.mistake in known and failure.result is not None:  # check()'s third tier names it: still by these outcomes?
+    if mutant.mistake in known and failure.result is not None and failure.result.outcome == "wrong":  # named by these?
         assert failure.result.fingerprint == known[mutant.mistake], (
             f"misconceptions.json is stale: run tensorlab exercise misconceptions exercises/{exercise}")
     scores = grader_scores(folder, mutant.function, cells)

@@ -145,6 +145,23 @@ def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
         return float(((1 - label_smoothing) * nll_sum + label_smoothing * smooth_sum) / denominator)
 '''),
 
+    Alternative("cross_entropy", "eye-one-hot-einsum", '''
+import numpy as np
+
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    n, classes = logits.shape
+    class_weight = np.ones(classes) if weight is None else weight
+    counted = target != ignore_index
+    one_hot = np.eye(classes)[np.where(counted, target, 0)] * counted[:, None]
+    peak = np.max(logits, axis=1, keepdims=True)
+    log_p = logits - peak - np.log(np.sum(np.exp(logits - peak), axis=1, keepdims=True))
+    row_weight = one_hot @ class_weight
+    nll = -np.einsum("nc,nc,c->", one_hot, log_p, class_weight)
+    smooth = -np.einsum("n,nc,c->", counted.astype(float), log_p, class_weight) / classes
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float(((1 - label_smoothing) * nll + label_smoothing * smooth) / row_weight.sum())
+'''),
+
     # --- binary_auroc ----------------------------------------------------------------------------
     Alternative("binary_auroc", "mann-whitney-midranks", '''
 import numpy as np

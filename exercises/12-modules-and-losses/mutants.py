@@ -343,6 +343,23 @@ def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
     smooth = -(log_p * class_weight).sum() / classes / w.sum()
     return float((1 - label_smoothing) * nll + label_smoothing * smooth)
 '''),
+    Mutant("cross_entropy", "computes-in-float32", '''
+import numpy as np
+
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    logits = logits.astype(np.float32)
+    classes = logits.shape[1]
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes, dtype=np.float32) if weight is None else weight.astype(np.float32)
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return (1 - label_smoothing) * nll + label_smoothing * smooth
+'''),
     Mutant("cross_entropy", "loops-over-samples-with-map", '''
 def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
 ''' + _LOG_P + '''    class_weight = np.ones(classes) if weight is None else weight
@@ -589,6 +606,35 @@ loss_mismatch_reference = find_task("loss_mismatch").reference
 
 def loss_mismatch(layers, loss):
     return loss_mismatch_reference(layers, loss)
+'''),
+    Mutant("binary_auroc", "a loop hidden in __eq__ over an object array of the distinct scores", '''
+import numpy as np
+
+
+class Tally:
+    """Compared with each distinct score in turn (NumPy calls __eq__ once per element of an object array)."""
+
+    def __init__(self, scores, positive):
+        self.scores, self.positive, self.below, self.total = scores, positive, 0, 0.0
+
+    def __eq__(self, value):
+        here = self.scores == value
+        p = np.sum(here & self.positive)
+        n = np.sum(here & ~self.positive)
+        self.total += p * self.below + 0.5 * p * n
+        self.below += n
+        return False
+
+
+def binary_auroc(scores, labels):
+    positive = np.asarray(labels) == 1
+    n_pos = np.sum(positive)
+    n_neg = len(scores) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return 0.5
+    tally = Tally(scores, positive)
+    np.unique(scores).astype("O") == tally
+    return float(tally.total / (n_pos * n_neg))
 '''),
 ]
 

@@ -20,6 +20,25 @@ __all__ = ["EXERCISE", "BINARY_AUROC", "CROSS_ENTROPY", "FORWARD_WITH_HOOKS", "L
 StateDict = dict[str, np.ndarray]
 LOSS_TOLERANCE = Tolerance(rtol=1e-6, atol=1e-9)
 
+# The allow-lists (the statement above each answer cell names them): plain Python for the parts on plain data,
+# NumPy's arithmetic, reductions and sorting for the array parts. None of them is a module, a loss or a metric
+# (tensorlab and torch, which have those, are refused as the reference library).
+STATE_DICT_ALLOWED = ("append", "extend", "insert", "pop", "join", "split", "set", "sorted", "reversed", "map")
+FORWARD_ALLOWED = (
+    "rpartition", "rsplit", "split", "startswith", "endswith", "append", "items", "keys", "get", "fromkeys", "groupby", "copy",
+    "array", "asarray", "dot", "matmul", "einsum", "transpose", "maximum", "clip", "where", "exp", "log", "sum",
+    "logaddexp", "reduce",
+)
+CROSS_ENTROPY_ALLOWED = (
+    "array", "asarray", "astype", "ones", "zeros", "full", "arange", "where", "exp", "log", "sum", "mean", "logaddexp",
+    "reduce", "take_along_axis", "eye", "dot", "einsum", "count_nonzero", "errstate", "matmul",
+)
+AUROC_ALLOWED = (
+    "asarray", "astype", "sum", "mean", "count_nonzero", "nonzero", "flatnonzero", "logical_not", "where", "sign", "subtract", "outer", "sort", "argsort",
+    "searchsorted", "unique", "cumsum", "diff", "concatenate", "r_", "ravel", "arange", "empty", "errstate",
+)
+MISMATCH_ALLOWED = ("set", "reversed", "next", "pop", "get", "items")
+
 
 # --- 1. what a Module registers ------------------------------------------------------------------
 Attribute = tuple[str, str, Any]  # (name, kind, value), in the order __init__ assigns them
@@ -105,10 +124,13 @@ STATE_DICT_SHAPES = Task(
         Clause("a module that registers nothing adds no key", ([("head", "module", [("offset", "tensor", (2,))]), ("w", "parameter", (1,))],)),
         Clause("shapes may hold a 0", ([("w", "parameter", (0, 3)), ("running_mean", "buffer", (0,))],)),
     ],
-    random_case=lambda rng: (random_attributes(rng),),
-    hint="Recursive: for one module, first the parameters in order, then the persistent buffers, then for each "
-    "submodule (a linear, a module, a module_list's items named 0, 1, ...) its own list with 'name.' in front. "
-    "Plain tensors, non-persistent buffers and Python lists add nothing.",
+    random_case=lambda rng: (random_attributes(rng),), allowed=STATE_DICT_ALLOWED,
+    inputs=("1 to 4 assignments of every kind in the table (names such as `w`, `fc`, `running_mean`), nested "
+            "modules, lists and `ModuleList`s of 1 or 2 submodules down to two levels, shapes of 0 to 2 dims "
+            "(`()` included) whose sizes may be 0, linear layers with and without a bias, and submodules that "
+            "register nothing."),
+    hint="In what order does one module list its own entries and its submodules' entries, and which kinds of "
+    "assignment register nothing at all?",
 )
 
 
@@ -235,10 +257,13 @@ FORWARD_WITH_HOOKS = Task(
         Clause("`x` may be a non-contiguous view; do not change the inputs",
                (np.arange(6.0).reshape(3, 2).T / 4, linear_state(np.random.default_rng(15), ["fc1", "fc2"], [3, 2, 2], [True, True]), ["fc1"])),
     ],
-    random_case=random_forward_case, tolerance=LOSS_TOLERANCE,
-    hint="Group state_dict's keys by what comes before the last dot, in order; for each layer h = h @ W.T (+ b), "
-    "store h in activation if the layer is hooked, then ReLU unless it is the last layer; finally "
-    "h - max - log(sum(exp(h - max))) along dim 1.",
+    random_case=random_forward_case, tolerance=LOSS_TOLERANCE, allowed=FORWARD_ALLOWED,
+    inputs=("1 to 5 Linear layers of 1 to 6 features (at least 2 classes), some without a bias, names with "
+            "dots (`encoder.0`, `blocks.1.proj`), any subset of them hooked (none, or all); a batch of 0 to 4 "
+            "rows, now and then a transposed (non-contiguous) `x`; weights large enough that the logits reach "
+            "the hundreds."),
+    hint="Which value does a forward hook receive: the layer's output before or after the function that "
+    "forward calls next? And how can log-softmax avoid exponentiating large numbers?",
 )
 
 
@@ -273,8 +298,8 @@ def random_cross_entropy_case(rng: np.random.Generator) -> tuple[np.ndarray, np.
     return logits, target, weight, ignore_index, smoothing
 
 
-def timed_cross_entropy_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float]:
-    rows, classes = 200_000, 5
+def large_cross_entropy_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float]:
+    rows, classes = 3000, 5
     target = rng.integers(0, classes, size=rows).astype(np.int64)
     target[rng.random(rows) < 0.1] = -100
     return rng.normal(size=(rows, classes)), target, rng.random(classes) + 0.5, -100, 0.1
@@ -294,6 +319,8 @@ CROSS_ENTROPY = Task(
                (np.array([[1000.0, 0.0, -1000.0], [-500.0, 800.0, 0.0]]), np.array([1, 0]), None, -100, 0.0)),
         Clause("Compute it stably (logits in the thousands must give a finite loss)",
                (np.array([[-1000.0, -1001.0]]), np.array([1]), None, -100, 0.0)),
+        Clause("compute in float64, the logits' dtype: a confident right prediction has a tiny loss, not 0",
+               (np.array([[18.0, 0.0], [0.0, 19.0]]), np.array([0, 1]), None, -100, 0.0)),
         Clause("a target equal to `ignore_index` counts neither in the sum nor in the count",
                (RAMP_LOGITS, np.array([0, -100, 1, -100]), None, -100, 0.0)),
         Clause("`ignore_index` may be a real class (here 2)", (RAMP_LOGITS, RAMP_TARGET, None, 2, 0.0)),
@@ -313,10 +340,14 @@ CROSS_ENTROPY = Task(
         Clause("one class: every log-probability is 0", (np.array([[3.0], [-2.0]]), np.array([0, 0]), None, -100, 0.0)),
         Clause("`logits` may be a non-contiguous view; do not change the inputs", (np.linspace(-3.0, 3.0, 24).reshape(3, 8)[:, ::2].T, RAMP_TARGET, CLASS_WEIGHT, -100, 0.1)),
     ],
-    random_case=random_cross_entropy_case, accept="close_float", vectorised=True, timed_case=timed_cross_entropy_case,
-    hint="log p = logits - max - log(sum(exp(logits - max))) along dim 1. Keep the rows whose target is not "
-    "ignore_index; w_i = weight[target_i] (1 without weights); nll = -sum(w_i * log p[i, target_i]) / sum(w_i); "
-    "smooth = -sum_i sum_c weight[c] * log p[i, c] / C / sum(w_i).",
+    random_case=random_cross_entropy_case, accept="close_float", vectorised=True, large_case=large_cross_entropy_case,
+    allowed=CROSS_ENTROPY_ALLOWED,
+    inputs=("`logits` of 0 to 6 rows (3000 in the large case) and 1 to 5 classes, a few units or in the "
+            "hundreds (thousands in a clause), now and then a transposed (non-contiguous) view; int64 targets; "
+            "`weight` None or positive; `ignore_index` -100 or a real class, with some targets ignored (at times "
+            "all of them); `label_smoothing` 0 or up to 1."),
+    hint="Which rows count, how much does each counted row weigh, and what must both the likelihood term and "
+    "the smoothing term be divided by?",
 )
 
 
@@ -343,9 +374,9 @@ def random_auroc_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]
     return scores, labels.astype(np.float64) if kind < 0.25 else labels.astype(bool) if kind < 0.4 else labels
 
 
-def timed_auroc_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def large_auroc_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     n = 4000
-    scores = np.round(rng.random(n), 2)
+    scores = np.round(rng.random(n), 4)  # thousands of distinct values (and some ties): a loop over them is a loop
     return scores, (rng.random(n) < scores).astype(np.int64)
 
 
@@ -371,9 +402,12 @@ BINARY_AUROC = Task(
         Clause("`scores` may be a non-contiguous view; do not change the inputs",
                (np.array([0.5, 9.0, 0.1, 9.0, 0.5, 9.0, 0.7, 9.0])[::2], np.array([1, 0, 0, 1]))),
     ],
-    random_case=random_auroc_case, accept="close_float", vectorised=True, timed_case=timed_auroc_case,
-    hint="Compare every positive score with every negative score by broadcasting: "
-    "(pos[:, None] > neg[None, :]) counts 1, == counts 0.5; divide by n_pos * n_neg (0.5 if either is 0).",
+    random_case=random_auroc_case, accept="close_float", vectorised=True, large_case=large_auroc_case,
+    allowed=AUROC_ALLOWED,
+    inputs=("0 to 30 scores (4000 in the large case), any real numbers, often with ties, now and then a strided "
+            "(non-contiguous) view; `labels` 0/1 as int64, float64 or bool, at times of a single class."),
+    hint="If you compare every positive with every negative at once, what does a win, a loss and a tie each "
+    "add, and what is the answer when one of the two sides is empty?",
 )
 
 
@@ -461,9 +495,13 @@ LOSS_MISMATCH = Task(
         Clause("Other losses (`MSELoss`, `L1Loss`, ...) take any output: `None`", (["Linear", "Sigmoid"], "MSELoss")),
         Clause("A model with no layers outputs raw scores", ([], "NLLLoss")),
     ],
-    random_case=random_mismatch_case,
-    hint="Walk layers from the end, skipping Dropout/Flatten/Identity; the first other layer is the final "
-    "activation if it is one of the six, else the output is raw scores. Compare with what the loss wants.",
+    random_case=random_mismatch_case, allowed=MISMATCH_ALLOWED,
+    inputs=("Models of 0 to 9 layers: `Linear` blocks with `Conv2d`, `ReLU`, `Tanh`, `GELU`, `LayerNorm`, "
+            "`Dropout` or `Flatten` between them, a final activation or none, then now and then one or two of "
+            "`Dropout`, `Flatten`, `Identity`; `loss` is one of `CrossEntropyLoss`, `NLLLoss`, "
+            "`BCEWithLogitsLoss`, `BCELoss`, `MSELoss`, `L1Loss`."),
+    hint="What does each loss expect to receive (raw scores, probabilities or log-probabilities), and which "
+    "layer really is the model's last activation once the layers that only reshape or drop values are skipped?",
 )
 
 EXERCISE = Exercise(notebook="modules_losses", tasks=(STATE_DICT_SHAPES, FORWARD_WITH_HOOKS, CROSS_ENTROPY, BINARY_AUROC, LOSS_MISMATCH))

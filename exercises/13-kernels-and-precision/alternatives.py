@@ -80,6 +80,17 @@ def row_softmax_kernel(x_ptr, out_ptr, n_cols, stride_x_row, stride_out_row, BLO
     log_p = shifted - tl.log(tl.sum(tl.exp(shifted), axis=0))   # log-softmax, max-shifted
     tl.store(out_ptr + i * stride_out_row + j, tl.exp(log_p), mask=inside)
 '''),
+    Alternative("row_softmax_kernel", "undefined-lanes-replaced-by-where-cast", '''
+@triton.jit
+def row_softmax_kernel(x_ptr, out_ptr, n_cols, stride_x_row, stride_out_row, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    inside = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x_row + cols, mask=inside).to(tl.float32)  # masked lanes: undefined...
+    x = tl.where(inside, x, -float("inf"))                                       # ...until replaced here
+    numerator = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * stride_out_row + cols, numerator / tl.sum(numerator, axis=0), mask=inside)
+'''),
     Alternative("matmul_tile_kernel", "wrapped-rows-advancing-pointers-dot-acc", '''
 @triton.jit
 def matmul_tile_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,

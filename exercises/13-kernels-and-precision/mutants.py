@@ -105,6 +105,12 @@ MUTANTS = [
     Mutant("row_softmax_kernel", "row from program_id(1)", mutated(SOFTMAX, ("tl.program_id(0)", "tl.program_id(1)"))),
     Mutant("row_softmax_kernel", "off-by-one mask (<=)", mutated(SOFTMAX, ("inside = cols < n_cols", "inside = cols <= n_cols"))),
     Mutant("row_softmax_kernel", "n_cols used as the row stride", mutated(SOFTMAX, ("row * stride_x_row", "row * n_cols"), ("row * stride_out_row", "row * n_cols"))),
+    Mutant("row_softmax_kernel", "subtracts the row's mean, not its max",
+           mutated(SOFTMAX, ("tl.exp(x - tl.max(x, axis=0))",
+                             "tl.exp(x - tl.sum(tl.where(inside, x, 0.0), axis=0) / n_cols)"))),
+    Mutant("row_softmax_kernel", "subtracts the row's first value, not its max",
+           mutated(SOFTMAX, ("tl.exp(x - tl.max(x, axis=0))", "tl.exp(x - tl.load(x_ptr + row * stride_x_row))"))),
+    Mutant("row_softmax_kernel", "masked lanes left undefined (no other=)", mutated(SOFTMAX, (', other=-float("inf"))', ")"))),
     Mutant("row_softmax_kernel", "tl.softmax", mutated(SOFTMAX, ("exponentials / tl.sum(exponentials, axis=0)", "tl.softmax(x)"))),
     Mutant("row_softmax_kernel", "calls torch", "import torch\n" + mutated(SOFTMAX, ("tl.exp(", "torch.exp("))),
     # --- matmul tile
@@ -119,6 +125,8 @@ MUTANTS = [
     Mutant("matmul_tile_kernel", "a assumed row-major (K as its row stride, 1 across)",
            mutated(MATMUL, ("rm[:, None] * stride_am + rk[None, :] * stride_ak", "rm[:, None] * K + rk[None, :]"))),
     Mutant("matmul_tile_kernel", "off-by-one mask on K (<=)", mutated(MATMUL, ("(rk[None, :] < K)", "(rk[None, :] <= K)"), ("(rk[:, None] < K)", "(rk[:, None] <= K)"))),
+    Mutant("matmul_tile_kernel", "masked loads without other= (undefined lanes in the dot product)",
+           mutated(MATMUL, (", other=0.0)", ")"))),
     Mutant("matmul_tile_kernel", "accumulator overwritten each step", mutated(MATMUL, ("acc += tl.dot(a, b)", "acc = tl.dot(a, b)"))),
     Mutant("matmul_tile_kernel", "calls torch", "import torch\n" + mutated(MATMUL, ("tl.dot(a, b)", "torch.matmul(a, b)"))),
     # --- round_to_format
@@ -133,6 +141,20 @@ MUTANTS = [
            mutated(ROUND, ("np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)", "np.asarray(x, dtype=np.float64).copy()"))),
     Mutant("round_to_format", "NaN lost (becomes inf)", mutated(ROUND, ("(x32 == 0) | ~np.isfinite(x32)", "(x32 == 0) | np.isinf(x32)"))),
     Mutant("round_to_format", "fp16's mantissa width taken for bf16", mutated(ROUND, ('"bf16": (7, -126, 127)', '"bf16": (10, -126, 127)'))),
+    Mutant("round_to_format", "sign from x < 0 (loses -0.0)",
+           mutated(ROUND, ("return np.copysign(rounded, x32)", "return np.where(x32 < 0, -1.0, 1.0) * rounded"))),
+    Mutant("round_to_format", "np.round on the value scaled by its gap", '''
+def round_to_format(x, fmt):
+    mantissa_bits, smallest_exponent, largest_exponent = {"bf16": (7, -126, 127), "fp16": (10, -14, 15)}[fmt]
+    x32 = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+    _, exponent = np.frexp(np.where(np.isfinite(x32), x32, 1.0))
+    gap = np.ldexp(1.0, np.maximum(exponent - 1, smallest_exponent) - mantissa_bits)
+    rounded = np.round(np.abs(x32) / gap) * gap
+    largest = (2.0 - 2.0 ** -mantissa_bits) * 2.0 ** largest_exponent
+    rounded = np.where(rounded > largest, np.inf, rounded)
+    rounded = np.where(np.isfinite(x32), rounded, np.abs(x32))
+    return np.copysign(rounded, x32)
+'''),
     Mutant("round_to_format", "astype(np.float16)", '''
 def round_to_format(x, fmt):
     if fmt == "fp16":
@@ -152,5 +174,16 @@ from tensorlab.precision import round_to_format as reference
 
 def round_to_format(x, fmt):
     return reference(x, fmt)
+'''),
+    Mutant("round_to_format", "float16 spelled as the dtype string e", '''
+import numpy as np
+def round_to_format(x, fmt):
+    x32 = np.asarray(x, dtype=np.float64).astype(np.float32)
+    if fmt == "fp16":
+        return x32.astype("e").astype(np.float64)
+    bits = x32.view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    special = ~np.isfinite(x32)
+    return np.where(special, x32, rounded.view(np.float32)).astype(np.float64)
 '''),
 ]

@@ -16,8 +16,6 @@ NaN and infinities, and the values a detour through float32 rounds twice.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from tensorlab.grading.compare import Tolerance
@@ -35,6 +33,19 @@ TRITON_INTERNALS = (  # the interpreter and the grader's watch on it must stay o
     *(f"triton.runtime.interpreter.{name}" for name in ("interpreter_builder", "interpreter_semantic", "_interpreter")),
     *(f"triton.language.atomic_{op}" for op in ("add", "and", "cas", "load", "max", "min", "or", "poll", "store",
                                                  "xchg", "xor")),
+)
+# The allow-lists: what a kernel may name of triton and triton.language (``tl.max``, ``tl.abs``, ``tl.float32``,
+# ``range`` are among the common names), and the NumPy of the bit-twiddling part. Each statement lists them.
+BIAS_RELU_ALLOWED = ("jit", "constexpr", "program_id", "arange", "load", "store", "maximum", "minimum", "where",
+                     "expand_dims", "broadcast_to", "zeros", "full", "to")
+ROW_SOFTMAX_ALLOWED = ("jit", "constexpr", "program_id", "arange", "load", "store", "exp", "exp2", "log", "sum",
+                       "maximum", "where", "full", "to")
+MATMUL_TILE_ALLOWED = ("jit", "constexpr", "program_id", "arange", "load", "store", "zeros", "dot", "cdiv",
+                       "expand_dims", "where", "full", "to")
+ROUND_ALLOWED = (
+    "asarray", "array", "astype", "view", "copy", "reshape", "uint64", "uint32", "uint16", "maximum", "minimum",
+    "clip", "where", "isfinite", "isnan", "isinf", "copysign", "signbit", "ldexp", "frexp", "left_shift",
+    "right_shift", "bitwise_and", "bitwise_or", "errstate",
 )
 KERNEL_SECONDS = 20.0  # triton starts in the sandbox, then every case is a launch on the interpreter (~30 ms)
 KERNEL_MEMORY_MB = 2048
@@ -89,9 +100,11 @@ BIAS_RELU = Task(
     ],
     random_case=bias_relu_case,
     random_cases=2,  # each case is an interpreter launch: the clauses carry the edges
-    hint="Each program owns one BLOCK_ROWS x BLOCK_COLS tile: its row and column offsets come from the two program "
-         "ids. Build one 2-d mask from both (row in range and column in range) and use it for the load of x and the "
-         "store; x's rows are stride_x_row elements apart. The bias is a row of the tile's columns, broadcast down.",
+    allowed=BIAS_RELU_ALLOWED,
+    inputs=("A float32 `x` of 1 to 15 rows and 1 to 47 columns and its float32 `bias`, values of a few units of "
+            "either sign; blocks of 2, 4 or 8 rows and 4, 8 or 16 columns, never dividing the sizes."),
+    hint="Which rows and which columns does one program own, and what must be true of a lane, in both "
+         "directions at once, before it may be read or written?",
     tolerance=Tolerance(rtol=1e-6, atol=1e-7),
     building_blocks=KERNEL_BLOCKS,
     forbidden=TRITON_INTERNALS,
@@ -132,6 +145,13 @@ def _extreme_rows(cols: int, block: int, seed: int) -> tuple:
     return x + np.array([[100.0], [-120.0]], dtype=np.float32), block
 
 
+def _wide_rows(block: int) -> tuple:
+    """Rows spanning -100 to 100: only the maximum keeps every exponent at or below 0 (the mean, the first or
+    the smallest value leaves exponents near 100 or 200, which overflow float32)."""
+    row = np.array([-100.0, 37.5, -12.0, 100.0, -99.0, 3.0, 64.0, -50.0, 88.0, -75.5, 0.0], dtype=np.float32)
+    return np.stack([row, row[::-1] - np.float32(20.0)]), block
+
+
 ROW_SOFTMAX = Task(
     name="row_softmax_kernel",
     reference=row_softmax_reference,
@@ -139,6 +159,8 @@ ROW_SOFTMAX = Task(
     clauses=[
         Clause("a row around 100 must not overflow, nor one around -120 underflow to 0/0: subtract the row's "
                "maximum before tl.exp", _extreme_rows(7, 8, 2)),
+        Clause("subtract the row's maximum, not another of its values (its mean, its first): a row spanning -100 "
+               "to 100 overflows from any other", _wide_rows(16)),
         Clause("BLOCK may be larger than the next power of two: the masked lanes count for nothing (load them as -inf)",
                _softmax(2, 5, 16, 4, scale=0.5)),
         Clause("one program per row: program_id(0) is the row; x's rows are stride_x_row elements apart, out's "
@@ -146,9 +168,12 @@ ROW_SOFTMAX = Task(
     ],
     random_case=row_softmax_case,
     random_cases=2,  # each case is an interpreter launch: the clauses carry the edges
-    hint="One program per row. Load the row's BLOCK lanes with a mask for the columns past n_cols, and give the "
-         "masked lanes a value that cannot win the maximum nor add to the sum. Subtract the row's maximum before "
-         "exponentiating, divide by the sum, and store with the same mask.",
+    allowed=ROW_SOFTMAX_ALLOWED,
+    inputs=("A float32 `x` of 1 to 6 rows and 3 to 40 columns (never a power of two), values of a few units, "
+            "some rows shifted to around +100 or -110 (-120 in a clause), rows spanning -120 to 100 in a clause; `BLOCK` the next power of two, or "
+            "twice it."),
+    hint="What must the lanes past the row hold so that they neither win the maximum nor add to the sum, and "
+         "what does exponentiating a row of values around 100 give before the maximum is taken off?",
     tolerance=Tolerance(rtol=1e-5, atol=1e-7),
     building_blocks=KERNEL_BLOCKS,
     forbidden=(*TRITON_INTERNALS, "triton.language.softmax"),
@@ -206,9 +231,13 @@ MATMUL_TILE = Task(
     ],
     random_case=matmul_case,
     random_cases=2,  # each case is an interpreter launch: the clauses carry the edges
-    hint="Each program owns one BLOCK_M x BLOCK_N tile of the output and accumulates it in float32 while it walks "
-         "K in steps of BLOCK_K. Every load needs a mask on the tile's rows or columns and on the K step, with 0 for "
-         "the masked lanes (they must add nothing to the dot product); the store masks the output tile's edges.",
+    allowed=MATMUL_TILE_ALLOWED,
+    inputs=("float16 `a` and `b` of small integers (16 to 32), M and N of 1 to 40 and K of 17 to 41, never "
+            "multiples of the blocks; blocks of 16 (`BLOCK_K` 32 at times), so one to three steps over K; `a` "
+            "or `b` row-major or column-major."),
+    hint="What must the masked-off lanes of a tile hold so that they add nothing to the dot product (a lane "
+         "you load without saying is undefined), and in which precision can a running sum past 2048 still "
+         "hold every integer?",
     tolerance=Tolerance(rtol=1e-6, atol=1e-6),
     building_blocks=KERNEL_BLOCKS,
     forbidden=TRITON_INTERNALS,
@@ -219,7 +248,9 @@ MATMUL_TILE = Task(
 
 
 # --- rounding a float64 to bf16 or fp16, by hand ---------------------------------------------
-HALF_PRECISION_TYPES = ("numpy.float16",)  # the conversion this part asks to write (np.half: a name too common to forbid)
+HALF_PRECISION_TYPES = ("numpy.float16",)
+ROUNDING_HELPERS = ("numpy.round", "numpy.rint", "numpy.around")  # rounding to nearest, ties to even, is the work
+# (``round`` is a common name: forbidding numpy.round refuses the builtin, which rounds an array the same way)  # the conversion this part asks to write (np.half: a name too common to forbid)
 FORMAT_EDGES = {  # (mantissa bits, smallest normal exponent, largest exponent)
     "bf16": (7, -126, 127), "fp16": (10, -14, 15),
 }
@@ -248,7 +279,8 @@ def format_values(rng: np.random.Generator, fmt: str, size: int) -> np.ndarray:
     largest = np.ldexp(significand, largest_exponent - mantissa_bits) * rng.choice([1.0, 1.0 + 2.0 ** -(mantissa_bits + 1)], size=size)
     special = rng.choice([0.0, -0.0, np.inf, -np.inf, np.nan], size=size)
     values = np.choose(kind, [ordinary, tie, double_rounding, largest, special, ordinary * 3.0])
-    return values * rng.choice([-1.0, 1.0], size=size)
+    values = values * rng.choice([-1.0, 1.0], size=size)
+    return np.where(np.isnan(values), np.nan, values)  # NaN with its sign bit clear, as the statement says
 
 
 def round_to_format_case(rng: np.random.Generator) -> tuple[np.ndarray, str]:
@@ -290,12 +322,16 @@ ROUND_TO_FORMAT = Task(
         Clause("an empty x gives an empty float64 array", (np.zeros((0, 3)), "fp16")),
     ],
     random_case=round_to_format_case,
-    hint="x32 = x.astype(np.float32) (torch's first rounding), then work on its bits: view as np.uint32 (or the exact "
-         "float64 of it as np.uint64), find the exponent, keep mantissa_bits bits of the significand (fewer below the "
-         "smallest normal), round the dropped bits to nearest, ties to even, rebuild with np.ldexp, and make values "
-         "past the largest finite one ±inf; NaN and ±inf pass through",
-    tolerance=Tolerance(rtol=0.0, atol=0.0),
-    forbidden=HALF_PRECISION_TYPES,
+    allowed=ROUND_ALLOWED,
+    inputs=("`fmt` is `'bf16'` or `'fp16'`; `x` is a float64 array, 0-d, empty, 1-D or 2-D, now and then a "
+            "non-contiguous view, holding values of either sign: ordinary ones, exact ties, ties a float32 detour "
+            "makes, subnormals and values below them, values near and past the largest finite one, ±0.0, ±inf "
+            "and NaN."),
+    hint="Once the float32 value's bits are split into sign, exponent and significand, how many significand "
+         "bits does the format keep (and fewer below its smallest normal), and how do the dropped bits decide "
+         "whether to round up, ties included?",
+    tolerance=Tolerance(rtol=0.0, atol=0.0, signed_zero=True),
+    forbidden=(*HALF_PRECISION_TYPES, *ROUNDING_HELPERS),
 )
 
 EXERCISE = Exercise(notebook="kernels_precision", tasks=(BIAS_RELU, ROW_SOFTMAX, MATMUL_TILE, ROUND_TO_FORMAT))

@@ -51,6 +51,10 @@ def eliminate_dead_code(nodes):
             if op in ("placeholder", "output") or op == "print" or op.endswith("_") or op.startswith("rand") or name in needed]
 '''),
     Mutant("eliminate_dead_code", "returns-names", _dce(node="name")),
+    Mutant("eliminate_dead_code", "side-effects-judged-by-the-node-name",
+           _dce(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")')),
+    Mutant("eliminate_dead_code", "ops-without-arguments-taken-for-placeholders",
+           _dce(keep='op == "output" or args == () or effect or name in needed')),
     Mutant("eliminate_dead_code", "forgets-to-reverse", _dce().replace("return kept[::-1]", "return kept")),
     Mutant("eliminate_dead_code", "calls-torch-fx", '''
 import torch.fx
@@ -98,6 +102,10 @@ ELIMINATE_COMMON_SUBEXPRESSIONS = [
     Mutant("eliminate_common_subexpressions", "treats-every-op-as-commutative",
            _cse(key="(op, tuple(sorted(args, key=str)))")),
     Mutant("eliminate_common_subexpressions", "compares-ops-only", _cse(key="op")),
+    Mutant("eliminate_common_subexpressions", "side-effects-judged-by-the-node-name",
+           _cse(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")')),
+    Mutant("eliminate_common_subexpressions", "ops-without-arguments-never-merged",
+           _cse(mergeable='args and op != "output" and not effect')),
     Mutant("eliminate_common_subexpressions", "renames-but-keeps-the-duplicate", _cse(drop="pass")),
     Mutant("eliminate_common_subexpressions", "keeps-the-last-of-equal-nodes", '''
 def eliminate_common_subexpressions(nodes):

@@ -146,6 +146,22 @@ def random_fusion_case(rng: np.random.Generator) -> tuple[list[Node], list[str]]
 
 SUPPORTED = ["add", "cos", "matmul", "mul", "relu", "sin", "sum", "where"]
 
+# Every part is plain Python on lists, tuples, dicts and strings: the builtins and methods a pass is written
+# with (the notebook's introduction lists them). None of them does a pass's work; torch.fx and tensorlab.fx,
+# which do, are refused as the reference library.
+PLAIN_PYTHON = (
+    "set", "frozenset", "sorted", "reversed", "next", "iter", "sum", "map", "filter",
+    "append", "extend", "insert", "pop", "add", "update", "discard", "remove", "get", "setdefault", "items", "keys",
+    "values", "fromkeys", "copy", "index", "count", "startswith", "endswith", "Counter", "defaultdict", "deque", "popleft",
+    "groupby",
+)
+GRAPH_INPUTS = ("Graphs of 1 to 3 placeholders (one may be unused) and 1 to 11 ops: elementwise ops, `matmul`, "
+                "`sum`, `print`, in-place ops (`add_`, `mul_`, `relu_`), `rand`-family draws (`rand`, `randn`, "
+                "`randint`) and other pure op names (`log_softmax`, `operand`, `zeros`); a node's name is often its "
+                "op's, but not always (`p` for a `print`, `s_` for a `sin`); arguments are earlier nodes' names, "
+                "numbers (ints and floats) or tuples of numbers, and an op may have none; the output returns one "
+                "or two values.")
+
 
 def random_events_case(rng: np.random.Generator) -> tuple[list[str], list[str]]:
     """3-14 events, about one in four a break (print, item, a data-dependent if, an unknown call)."""
@@ -189,14 +205,20 @@ ELIMINATE_DEAD_CODE = Task(
         Clause("a pure op whose name only contains `_` (not at its end) or `rand` (not at its start) has no side effect",
                (graph(("log_softmax", "log_softmax", ("x", 0)), ("operand", "operand", ("x",)), ("sin", "sin", ("x",)),
                       output=("sin",)),)),
+        Clause("a side effect is the op's: `print`, an op whose name ends in `_` or starts with `rand` (the node's name says nothing)",
+               (graph(("p", "print", ("x",)), ("draw", "randn", (3,)), ("s_", "sin", ("x",)), ("grow", "add_", ("x", 1.0)),
+                      ("cos", "cos", ("x",)), output=("cos",)),)),
+        Clause("remove every node whose value the output does not need (only placeholders are inputs: an op "
+               "without arguments is removed too)",
+               (graph(("zeros", "zeros", ()), ("sin", "sin", ("x",)), output=("sin",)),)),
         Clause("Return the kept nodes as they are, in their order", (graph(
             ("b", "sin", ("x",)), ("a", "cos", ("x",)), ("c", "exp", ("x",)), ("d", "add", ("b", "a")), output=("d",)),)),
         Clause("the output may return several values", (graph(
             ("sin", "sin", ("x",)), ("cos", "cos", ("x",)), ("exp", "exp", ("x",)), output=("cos", "sin")),)),
     ],
-    random_case=random_dead_code_case,
-    hint="Walk the nodes backwards, starting with the set of names the output needs. Keep a node if it is a "
-    "placeholder, the output, has a side effect, or is needed; when you keep it, add its arguments to the needed set.",
+    random_case=random_dead_code_case, allowed=PLAIN_PYTHON, inputs=GRAPH_INPUTS,
+    hint="Which nodes must stay whatever the output needs, and if you walk the graph from its end towards its "
+    "start, how can you tell, on reaching a node, whether a node kept after it still needs its value?",
 )
 
 ELIMINATE_COMMON_SUBEXPRESSIONS = Task(
@@ -228,13 +250,18 @@ ELIMINATE_COMMON_SUBEXPRESSIONS = Task(
             ("log_softmax", "log_softmax", ("x", 0)), ("log_softmax_1", "log_softmax", ("x", 0)),
             ("operand", "operand", ("x",)), ("operand_1", "operand", ("x",)),
             ("add", "add", ("log_softmax", "log_softmax_1")), ("sub", "sub", ("operand", "operand_1"))),)),
+        Clause("nodes with a side effect are never merged (the op says so, not the node's name)", (graph(
+            ("p", "print", ("x",)), ("q", "print", ("x",)), ("s_", "sin", ("x",)), ("t_", "sin", ("x",)),
+            ("add", "add", ("s_", "t_"))),)),
+        Clause("the same op on the same arguments (none at all counts too)", (graph(
+            ("zeros", "zeros", ()), ("zeros_1", "zeros", ()), ("add", "add", ("zeros", "zeros_1"))),)),
         Clause("keep the first of the equal nodes", (graph(
             ("exp", "exp", ("x",)), ("neg", "neg", ("x",)), ("exp_1", "exp", ("x",)), ("add", "add", ("exp_1", "neg"))),)),
     ],
-    random_case=random_common_subexpression_case,
-    hint="Walk forwards with a dict from (op, renamed args) to the first node's name, and a dict of renamings. "
-    "Rename each node's arguments first; then, unless it is a placeholder, the output or has a side effect, "
-    "drop it if its (op, args) was seen and remember the renaming.",
+    random_case=random_common_subexpression_case, allowed=PLAIN_PYTHON,
+    inputs=GRAPH_INPUTS + " Some ops repeat an earlier op on the same arguments (pure ops and side effects alike).",
+    hint="What exactly must two nodes share to compute the same value, and why does a node have to be compared "
+    "only after its own arguments have been renamed?",
 )
 
 FUSE_ELEMENTWISE = Task(
@@ -264,10 +291,10 @@ FUSE_ELEMENTWISE = Task(
             ("cos", "cos", ("y",)), ("sin", "sin", ("x",)), ("neg", "neg", ("sin",)), ("exp", "exp", ("cos",)),
             ("matmul", "matmul", ("neg", "exp")), inputs=("x", "y")), ELEMENTWISE)),
     ],
-    random_case=random_fusion_case,
-    hint="Count the uses of every name (each argument slot, the output's included). Walk the nodes in order; "
-    "from an elementwise node not yet in a group, follow its single use while that user is elementwise and "
-    "not yet taken. Keep chains of length 2 or more.",
+    random_case=random_fusion_case, allowed=PLAIN_PYTHON,
+    inputs=GRAPH_INPUTS + " `elementwise` is a list of op names: the ten of the example, or only some of them.",
+    hint="How many times is each value used, counting every argument slot and the output's too, and from a node "
+    "that starts a chain, which node is the only one the chain may go on to?",
 )
 
 SPLIT_AT_BREAKS = Task(
@@ -285,9 +312,12 @@ SPLIT_AT_BREAKS = Task(
         Clause("a function without breaks is one graph", (["sin", "cos", "mul"], SUPPORTED)),
         Clause("`supported` says which events Dynamo captures", (["sin", "cos", "tan", "mul"], ["sin", "mul"])),
     ],
-    random_case=random_events_case,
-    hint="Keep a list of graphs with one empty graph in it; append the position of each supported event to the "
-    "last graph, and start a new empty graph at each other event. At the end, drop the empty graphs.",
+    random_case=random_events_case, allowed=PLAIN_PYTHON,
+    inputs=("0 to 14 events: captured op names and breaks (`print`, `item`, `if`, a call such as `os.getpid`, "
+            "an op missing from `supported`), several breaks in a row, a break first or last; `supported` is a "
+            "list of op names."),
+    hint="What does a break do to the graph being built at that moment, and what becomes of a graph that "
+    "ends up holding no op?",
 )
 
 EXERCISE = Exercise(notebook="compiler", tasks=(ELIMINATE_DEAD_CODE, ELIMINATE_COMMON_SUBEXPRESSIONS, FUSE_ELEMENTWISE, SPLIT_AT_BREAKS))

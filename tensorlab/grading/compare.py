@@ -105,7 +105,7 @@ def difference(expected: Any, got: Any, tolerance: Tolerance = Tolerance(), wher
         return None
     if isinstance(expected, float):
         if np.isclose(got, expected, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True) and not (
-                tolerance.signed_zero and np.signbit(got) != np.signbit(expected)):
+                tolerance.signed_zero and np.signbit(got) != np.signbit(expected) and not np.isnan(expected)):
             return None
         return f"expected {expected!r}{at}, got {got!r}"
     return None if expected == got else f"expected {expected!r}{at}, got {got!r}"
@@ -130,8 +130,8 @@ def _array_difference(expected: np.ndarray, got: np.ndarray, tolerance: Toleranc
         return f"expected dtype {expected.dtype}{at}, got dtype {got.dtype}"
     if expected.dtype.kind in "fc":
         close = np.isclose(got, expected, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True)
-        if tolerance.signed_zero and expected.dtype.kind == "f":
-            close &= np.signbit(got) == np.signbit(expected)  # -0.0 == 0.0, but not by the sign bit
+        if tolerance.signed_zero and expected.dtype.kind == "f":  # -0.0 == 0.0, but not by the sign bit (a NaN's sign
+            close &= (np.signbit(got) == np.signbit(expected)) | np.isnan(expected)  # is no promise)
     else:
         close = got == expected
     if close.all():

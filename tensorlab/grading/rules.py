@@ -144,7 +144,8 @@ def escape_violations(statement: ast.AST) -> Iterable[str]:
 
 def named_functions(statement: ast.AST) -> Iterable[str]:
     """Every name, attribute, imported name and attribute string in ``statement``: ``getattr(np, "sum")`` and
-    ``operator.methodcaller("sum")`` name ``sum``, ``x.shape = (2, 3)`` names ``reshape`` and ``a @ b`` ``matmul``."""
+    ``operator.methodcaller("sum")`` name ``sum``, ``x.shape = (2, 3)`` names ``reshape``, ``a @ b`` ``matmul``
+    and ``astype("e")`` ``float16`` (a dtype spelled as a string)."""
     for node in ast.walk(statement):
         if isinstance(node, ast.Attribute):
             yield node.attr
@@ -157,6 +158,8 @@ def named_functions(statement: ast.AST) -> Iterable[str]:
                 yield from alias.name.split(".")
         elif is_matmul(node):
             yield "matmul"
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (dtype := dtype_named(node.value)):
+            yield dtype
         elif isinstance(node, ast.Call) and attribute_taker(node.func) in NAME_TAKERS:
             yield from (argument.value for argument in node.args
                         if isinstance(argument, ast.Constant) and isinstance(argument.value, str))
@@ -175,6 +178,18 @@ def operator_violations(used: Sequence[ast.stmt], refused: Sequence[str]) -> Ite
             symbol = OPERATOR_SYMBOLS.get(type(node.op))
             if symbol in refused:
                 yield f"uses the operator {symbol}, which this part does not allow"
+
+
+def dtype_named(text: str) -> str | None:
+    """The NumPy dtype a short string spells (``"e"``, ``"f2"``, ``"half"`` are ``float16``), or None."""
+    if not 0 < len(text) <= 12 or not text.replace("<", "").replace(">", "").replace("=", "").isalnum():
+        return None
+    import numpy as np
+
+    try:
+        return str(np.dtype(text).name)
+    except (TypeError, ValueError):
+        return None
 
 
 def is_matmul(node: ast.AST) -> bool:

@@ -604,7 +604,8 @@ def view_facts(result: Any, source: Any) -> dict:
 
 
 def shares_an_input(result: Any, arguments: Any) -> bool:
-    """Is the result (or an array in it) one of the inputs, or a view of one (a "new array" that is not new)?"""
+    """Is the result (or an array in it) one of the inputs, or a view of one, or an input list itself (a "new
+    array" or "new list" that is not new)?"""
     import numpy as np
 
     def arrays(value: Any) -> list:
@@ -612,6 +613,8 @@ def shares_an_input(result: Any, arguments: Any) -> bool:
             return [array for item in value for array in arrays(item)]
         return [value] if isinstance(value, np.ndarray) else []
 
+    if any(result is argument for argument in arguments if isinstance(argument, (list, dict))):
+        return True  # "return a new list": the same list object, changed or not, is not new
     results, inputs = arrays(result), arrays(list(arguments))  # cat([x]) returning x is not new either
     return any(item.size and np.shares_memory(item, argument) for item in results for argument in inputs)
 

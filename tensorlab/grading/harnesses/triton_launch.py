@@ -19,6 +19,10 @@ sandbox loads this file by path and calls ``prepare()`` in its child, before for
 native libraries, which a locked-down grandchild may no longer do. The buffers are NumPy arrays,
 handed to the kernel as ``HostPointer``s: grading never loads torch. So this file imports only
 triton and NumPy, never tensorlab or the grader.
+
+And a masked load without ``other=`` reads NaN in its masked-off lanes (floating point tensors): on a GPU
+those lanes hold whatever the registers held (the interpreter gives 0, which would let a matmul tile that
+forgets ``other=0.0`` pass); a kernel that never uses them, or replaces them (``tl.where``), is unaffected.
 """
 
 from __future__ import annotations
@@ -199,6 +203,8 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
     may_read = np.unique(np.concatenate([placed.addresses() for placed in readable]))
     may_write = np.unique(np.concatenate([placed.addresses() for placed in writable]))
     original_load, original_store = builder.create_masked_load, builder.create_masked_store
+    semantic = interpreter.interpreter_semantic
+    original_semantic_load = semantic.load
 
     def allowed(kind: str, pointers: Any, mask: Any, addresses: np.ndarray) -> Any:
         lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), pointers.data.shape)
@@ -218,11 +224,19 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
     def store(pointers: Any, value: Any, mask: Any, cache_policy: Any) -> Any:
         return original_store(pointers, value, allowed("stored", pointers, mask, may_write), cache_policy)
 
+    def semantic_load(pointer: Any, mask: Any, other: Any, cache_policy: Any, is_volatile: Any) -> Any:
+        """``tl.load(..., mask=m)`` without ``other``: the masked-off lanes are undefined, so they read NaN."""
+        if mask is not None and other is None and pointer.type.scalar.element_ty.is_floating():
+            other = semantic.to_tensor(float("nan"))
+        return original_semantic_load(pointer, mask, other, cache_policy, is_volatile)
+
     builder.create_masked_load, builder.create_masked_store = load, store
+    semantic.load = semantic_load
     try:
         yield
     finally:
         del builder.create_masked_load, builder.create_masked_store  # the class's methods again
+        del semantic.load
 
 
 def canary_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
