@@ -69,3 +69,14 @@ def test_the_statement_names_every_kind_of_input_the_cases_draw(folder: Exercise
     assert inputs, f"{name} does not say what kinds of input its cases draw (Task.inputs)"
     statement = " ".join(statement_of(folder, name).split())
     assert inputs in statement, f"the statement of {name} does not quote its Task.inputs: {inputs!r}"
+
+
+MUTANTS = [(folder, mutant) for folder in FOLDERS for mutant in folder.mutants()]
+
+
+@pytest.mark.parametrize(("folder", "mutant"), MUTANTS, ids=[f"{f.name}-{m.function}-{m.mistake}" for f, m in MUTANTS])
+def test_every_known_mistake_carries_a_nudge_that_asks(folder: ExerciseFolder, mutant: object) -> None:
+    """check()'s third tier names a mistake with its nudge: a question about the misconception, never the fix."""
+    nudge = getattr(mutant, "nudge", "")
+    assert nudge.rstrip().endswith("?"), f"{mutant!r} needs a nudge that is a question"
+    assert not CODE_IN_A_HINT.search(nudge), f"the nudge contains code: {nudge!r}"

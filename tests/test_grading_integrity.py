@@ -214,3 +214,28 @@ def test_a_nan_has_no_promised_sign_and_a_returned_input_list_is_not_new() -> No
                         examples=[([1, 2],)], random_case=lambda rng: ([int(rng.integers(0, 9))],))
     assert grade(task, "def renamed(items):\n    return items")[0] == "wrong"
     assert grade(task, "def renamed(items):\n    return list(items)")[0] == "passed"
+
+
+def test_the_screens_in_the_students_guide_are_what_check_prints(tmp_path: pytest.TempPathFactory,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/students.md shows the three tiers for unit 04's 'larger size wins' mistake: each shown line is printed."""
+    import re
+    from pathlib import Path
+
+    from autograder.exercise import load_folder
+
+    folder = load_folder(Path(__file__).parent.parent / "exercises" / "04-broadcasting")
+    path = tmp_path / "tensorlab-cases.json"  # type: ignore[operator]
+    path.write_text(folder.public_text())
+    monkeypatch.setenv("TENSORLAB_CASES", str(path))
+    SEEN_FAILURES.clear()
+    mutant = next(m for m in folder.mutants() if m.mistake == "larger-size-wins")
+    printed = []
+    for _ in range(3):
+        with pytest.raises(CheckFailed) as failed:
+            check_cells("broadcast_shape", {1: mutant.source})
+        printed.append(" ".join(str(failed.value).split()))
+    guide = (Path(__file__).parent.parent / "docs" / "students.md").read_text()
+    screens = re.findall(r"```\n(.*?)```", guide[guide.index("### Check"):guide.index("### Submit")], re.DOTALL)
+    for screen, shown in zip(screens[:3], printed, strict=True):
+        assert " ".join(screen.split()) in shown, (screen, shown)

@@ -8,7 +8,7 @@ MUTANTS = [
 import torch
 def infer_shape(shape, numel):
     return tuple(torch.empty(numel).view(tuple(shape)).shape)
-'''),
+''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
     Mutant('infer_shape', 'counts-the-minus-ones-first', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -40,7 +40,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="If a size like -3 comes before a second -1, which problem does a left-to-right walk meet first?"),
     Mutant('infer_shape', 'returns-the-list-it-was-given', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -71,7 +71,7 @@ def infer_shape(shape, numel):
     shape = list(shape)
     shape[inferred] = numel // known
     return shape
-'''),
+''', nudge="When the shape arrives as a list, which type should come back?"),
     Mutant('infer_shape', 'no-ambiguity-check', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -101,7 +101,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="With no elements at all and a 0 among the other sizes, which size would the -1 stand for?"),
     Mutant('infer_shape', 'no-remainder-check', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -131,7 +131,7 @@ def infer_shape(shape, numel):
     if False:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="What if numel is not a multiple of the product of the other sizes?"),
     Mutant('infer_shape', 'tuple-in-the-message', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -161,7 +161,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="How does torch print the shape in its messages: with round brackets or square ones?"),
     Mutant('infer_shape', 'negative-sizes-multiply-in', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -189,7 +189,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="Is a size like -3 a size at all, and what does torch say when it meets one?"),
     Mutant('infer_shape', 'trusts-a-shape-without-minus-one', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -219,7 +219,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="When there is no -1, do the sizes still have to multiply to numel?"),
     Mutant('infer_shape', 'value-error', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -249,7 +249,7 @@ def infer_shape(shape, numel):
     if numel % known:
         raise ValueError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="Which exception type does torch raise for a shape that does not fit?"),
     Mutant('infer_shape', 'empty-shape-always-fits', '''
 def infer_shape(shape, numel):
     """shape with its -1 (if any) replaced so that the sizes multiply to numel, or torch's error."""
@@ -281,13 +281,13 @@ def infer_shape(shape, numel):
     if numel % known:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
-'''),
+''', nudge="How many elements does the empty shape hold, and what if numel is not that many?"),
     # --- view_strides --------------------------------------------------------------------------
     Mutant('view_strides', 'calls-the-reference', '''
 from tensorlab._storage import view_strides as torch_rule
 def view_strides(shape, strides, new_shape):
     return torch_rule(shape, strides, new_shape)
-'''),
+''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
     Mutant('view_strides', 'contiguous-only', '''
 def row_major(shape):
     strides, step = [], 1
@@ -300,7 +300,7 @@ def row_major(shape):
 def view_strides(shape, strides, new_shape):
     contiguous = all(size == 1 or stride == want for size, stride, want in zip(shape, strides, row_major(shape)))
     return row_major(tuple(new_shape)) if contiguous or 0 in shape else None
-'''),
+''', nudge="Can a non-contiguous tensor, like every other column, still be viewed in a new shape?"),
     Mutant('view_strides', 'always-row-major', '''
 def row_major(shape):
     strides, step = [], 1
@@ -312,7 +312,7 @@ def row_major(shape):
 
 def view_strides(shape, strides, new_shape):
     return row_major(tuple(new_shape))
-'''),
+''', nudge="Does a view get fresh row-major strides, or must it read the same slots the old strides read?"),
     Mutant('view_strides', 'size-one-dims-break-runs', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -350,7 +350,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return tuple(new_strides)
-'''),
+''', nudge="Can a size-1 dim, whatever its stride, ever split a run of memory?"),
     Mutant('view_strides', 'merge-rule-uses-the-wrong-size', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -388,7 +388,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return tuple(new_strides)
-'''),
+''', nudge="When a dim and the one to its right form a run, how many steps of the right dim does one step of the left dim span?"),
     Mutant('view_strides', 'ignores-empty-tensors', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -424,7 +424,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return tuple(new_strides)
-'''),
+''', nudge="A tensor with no elements reads no memory: can a view of it ever be impossible?"),
     Mutant('view_strides', 'forgets-the-zero-d-tensor', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -460,7 +460,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return tuple(new_strides)
-'''),
+''', nudge="A 0-d tensor has no strides at all: where does your walk over the runs start?"),
     Mutant('view_strides', 'returns-a-list', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -498,7 +498,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return new_strides
-'''),
+''', nudge="Does a list compare equal to the tuple the statement asks for?"),
     Mutant('view_strides', 'stride-of-the-runs-first-dim', '''
 def row_major(shape):
     """The strides of a new contiguous tensor of this shape (a size 0 counts as 1)."""
@@ -538,7 +538,7 @@ def view_strides(shape, strides, new_shape):
     if new_dim != -1:
         return None
     return tuple(new_strides)
-'''),
+''', nudge="Within one run, which old dim steps through memory in the smallest steps?"),
     Mutant('view_strides', 'numpy-reshapes-a-strided-array', '''
 def view_strides(shape, strides, new_shape):
     base = np.zeros(1 + sum((size - 1) * stride for size, stride in zip(shape, strides)))
@@ -549,14 +549,14 @@ def view_strides(shape, strides, new_shape):
     except AttributeError:
         return None
     return tuple(stride // 8 for stride in y.strides)
-'''),
+''', nudge="Does NumPy decide when a reshape needs a copy by torch's rule, and may this part use NumPy's reshape at all?"),
     # --- flatten_meta --------------------------------------------------------------------------
     Mutant('flatten_meta', 'calls-the-reference', '''
 import tensorlab
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     x = tensorlab.zeros(1000).as_strided(shape, strides).flatten(start_dim, end_dim)
     return tuple(x.shape), tuple(x.stride())
-'''),
+''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
     Mutant('flatten_meta', 'end-dim-excluded', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -578,7 +578,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="Is end_dim itself merged into the flattened dim, or left out?"),
     Mutant('flatten_meta', 'always-a-view', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -600,7 +600,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides
-'''),
+''', nudge="When no strides can express the merged shape, does flatten give up, or copy?"),
     Mutant('flatten_meta', 'always-a-copy', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -622,7 +622,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, row_major(new_shape)
-'''),
+''', nudge="When the merged dims already form one run of memory, does flatten need to copy?"),
     Mutant('flatten_meta', 'negative-dims-not-wrapped', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -644,7 +644,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="What does a negative start_dim, like -2, count from?"),
     Mutant('flatten_meta', 'zero-d-stays-zero-d', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -666,7 +666,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="How many dims does a 0-d tensor have after flattening?"),
     Mutant('flatten_meta', 'no-order-check', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -688,7 +688,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="What should happen when start_dim comes after end_dim?"),
     Mutant('flatten_meta', 'no-range-check', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -710,7 +710,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="What should happen when start_dim or end_dim names a dim the tensor does not have?"),
     Mutant('flatten_meta', 'zero-d-shortcut-before-the-dims', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -734,7 +734,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="For a 0-d tensor, are start_dim and end_dim still checked before the result is decided?"),
     Mutant('flatten_meta', 'copies-when-start-equals-end', '''
 def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -756,7 +756,7 @@ def flatten_meta(shape, strides, start_dim=0, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="When start_dim equals end_dim nothing is merged: does torch return a copy, or the tensor itself?"),
     Mutant('flatten_meta', 'nn-flatten-defaults', '''
 def flatten_meta(shape, strides, start_dim=1, end_dim=-1):
     """(shape, strides) of x.flatten(start_dim, end_dim): a view when possible, else a row-major copy."""
@@ -778,14 +778,14 @@ def flatten_meta(shape, strides, start_dim=1, end_dim=-1):
     new_shape = shape[:start] + (merged,) + shape[end + 1:]
     new_strides = view_strides(shape, strides, new_shape)
     return new_shape, new_strides if new_strides is not None else row_major(new_shape)
-'''),
+''', nudge="From which dim does the tensor method flatten start by default, and is that the same default as the flatten layer's?"),
     # --- unflatten_meta ------------------------------------------------------------------------
     Mutant('unflatten_meta', 'calls-the-reference', '''
 import torch
 def unflatten_meta(shape, strides, dim, sizes):
     x = torch.zeros(1000).as_strided(shape, strides).unflatten(dim, sizes)
     return tuple(x.shape), tuple(x.stride())
-'''),
+''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
     Mutant('unflatten_meta', 'row-major-strides', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -801,7 +801,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, row_major(new_shape)
-'''),
+''', nudge="Is unflatten a copy with fresh strides, or a view over the same memory?"),
     Mutant('unflatten_meta', 'split-strides-from-the-left', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -821,7 +821,7 @@ def unflatten_meta(shape, strides, dim, sizes):
         split.append(step)
         step *= size
     return new_shape, strides[:dim] + tuple(split) + strides[dim + 1:]
-'''),
+''', nudge="Of the new dims that replace the split dim, which one steps through memory in the smallest steps?"),
     Mutant('unflatten_meta', 'no-minus-one-inference', '''
 import math
 
@@ -841,7 +841,7 @@ def unflatten_meta(shape, strides, dim, sizes):
         raise RuntimeError('sizes do not fit')
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
-'''),
+''', nudge="What size should a -1 in sizes become?"),
     Mutant('unflatten_meta', 'no-size-check', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -861,7 +861,7 @@ def unflatten_meta(shape, strides, dim, sizes):
         sizes = tuple(shape[dim] // known if size == -1 else size for size in sizes)
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
-'''),
+''', nudge="What should happen when sizes do not multiply to the size of the split dim?"),
     Mutant('unflatten_meta', 'empty-sizes-allowed', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -877,7 +877,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
-'''),
+''', nudge="What does torch do when sizes is empty?"),
     Mutant('unflatten_meta', 'dim-checked-before-sizes', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -893,7 +893,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
-'''),
+''', nudge="When sizes is empty and dim is out of range too, which error does torch raise first?"),
     Mutant('unflatten_meta', 'zero-d-becomes-sizes', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -909,7 +909,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, view_strides(shape, strides, new_shape)
-'''),
+''', nudge="Does a 0-d tensor have a dim to split?"),
     Mutant('unflatten_meta', 'keeps-the-old-stride-for-every-new-dim', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -925,7 +925,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim + 1:]
     return new_shape, strides[:dim] + (strides[dim],) * len(sizes) + strides[dim + 1:]
-'''),
+''', nudge="If every new dim steps by the same stride, do different indices still read different elements?"),
     Mutant('unflatten_meta', 'forgets-to-drop-the-split-dim', '''
 def unflatten_meta(shape, strides, dim, sizes):
     """(shape, strides) of x.unflatten(dim, sizes): always a view."""
@@ -941,7 +941,7 @@ def unflatten_meta(shape, strides, dim, sizes):
     sizes = infer_shape(sizes, shape[dim])  # its RuntimeErrors are unflatten's
     new_shape = shape[:dim] + sizes + shape[dim:]
     return new_shape, view_strides(shape, strides, shape[:dim] + sizes + shape[dim + 1:]) + (strides[dim],)
-'''),
+''', nudge="Once its sizes are in the shape, should the split dim itself still be there?"),
     Mutant("view_strides", "numpy-buffer-view-by-setting-shape", '''
 import numpy as np
 
@@ -959,7 +959,7 @@ def view_strides(shape, strides, new_shape):
     except AttributeError:
         return None
     return tuple(stride // 8 for stride in x.strides)
-'''),
+''', nudge="Does NumPy's rule for a copy-free reshape match torch's view on every layout, and may this part use it at all?"),
     Mutant("infer_shape", "numpy-ints-in-the-shape", '''
 import numpy as np
 
@@ -986,5 +986,5 @@ def infer_shape(shape, numel):
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     where = shape.index(-1)
     return shape[:where] + (numel // known,) + shape[where + 1:]
-'''),
+''', nudge="Are the sizes you return plain Python ints, or NumPy integers that only print like them?"),
 ]

@@ -11,7 +11,7 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched)
     return np.asarray(grad)
-'''),
+''', nudge="After summing over a stretched size-1 dimension, is that dimension still there unless you ask to keep it?"),
     Mutant("sum_to_shape", "sums-trailing-dims", '''
 def sum_to_shape(grad, shape):
     grad = grad.sum(axis=tuple(range(len(shape), grad.ndim)))
@@ -19,7 +19,7 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="When a shape with fewer dims is broadcast, are its missing dimensions added at the front or at the back?"),
     Mutant("sum_to_shape", "size-1-dims-lined-up-from-the-left", '''
 def sum_to_shape(grad, shape):
     stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
@@ -27,7 +27,7 @@ def sum_to_shape(grad, shape):
         grad = grad.sum(axis=stretched, keepdims=True)
     grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
     return np.asarray(grad)
-'''),
+''', nudge="While the gradient still has its extra leading dimensions, does dimension i of shape face dimension i of the gradient?"),
     Mutant("sum_to_shape", "size-1-dims-shifted-twice", '''
 def sum_to_shape(grad, shape):
     leading = grad.ndim - len(shape)
@@ -36,11 +36,11 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="Once the leading dimensions are summed away, do the positions in shape still need an offset?"),
     Mutant("sum_to_shape", "only-leading-dims", '''
 def sum_to_shape(grad, shape):
     return np.asarray(grad.sum(axis=tuple(range(grad.ndim - len(shape)))))
-'''),
+''', nudge="Besides the new leading dimensions, where else can broadcasting have stretched the input?"),
     Mutant("sum_to_shape", "at-most-one-leading-dim", '''
 def sum_to_shape(grad, shape):
     if grad.ndim > len(shape):
@@ -49,7 +49,7 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="How many new leading dimensions can broadcasting add: always at most one?"),
     Mutant("sum_to_shape", "returns-early-without-leading-dims", '''
 def sum_to_shape(grad, shape):
     if grad.ndim == len(shape):
@@ -59,7 +59,7 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="With no new leading dimensions, can a size-1 dimension still have been stretched?"),
     Mutant("sum_to_shape", "stretched-means-bigger-misses-size-0", '''
 def sum_to_shape(grad, shape):
     grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
@@ -67,7 +67,7 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="When a size 1 was stretched to size 0, is the gradient's size bigger than the shape's?"),
     Mutant("sum_to_shape", "float64-result-whatever-the-dtype", '''
 def sum_to_shape(grad, shape):
     leading = grad.ndim - len(shape)
@@ -75,13 +75,13 @@ def sum_to_shape(grad, shape):
     out += grad.sum(axis=tuple(range(leading))).sum(
         axis=tuple(dim for dim, size in enumerate(shape) if size == 1), keepdims=True)
     return out
-'''),
+''', nudge="What dtype does a freshly made array of zeros have, and is it the gradient's dtype?"),
     Mutant("sum_to_shape", "shape-()-keeps-dims", '''
 def sum_to_shape(grad, shape):
     leading = grad.ndim - len(shape)
     stretched = tuple(leading + dim for dim, size in enumerate(shape) if size == 1)
     return grad.sum(axis=tuple(range(leading)) + stretched, keepdims=True).reshape(shape or (1,))
-'''),
+''', nudge="When shape is (), how many dimensions should the result have?"),
     Mutant("sum_to_shape", "adds-leading-slices-into-grad-in-place", '''
 def sum_to_shape(grad, shape):
     while grad.ndim > len(shape):
@@ -92,13 +92,13 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return np.asarray(grad)
-'''),
+''', nudge="Whose memory are you adding the slices into, and may the gradient you were handed change?"),
     Mutant("sum_to_shape", "calls-torch-sum_to_size", '''
 import torch
 
 def sum_to_shape(grad, shape):
     return torch.from_numpy(grad).sum_to_size(shape).numpy()
-'''),
+''', nudge="Which libraries may this part use, and is the PyTorch method the statement mentions one of them?"),
     Mutant("sum_to_shape", "numpy-scalar-for-shape-()", '''
 def sum_to_shape(grad, shape):
     leading = grad.ndim - len(shape)
@@ -107,51 +107,51 @@ def sum_to_shape(grad, shape):
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
     return grad
-'''),
+''', nudge="When every dimension is summed away, does a sum give back an array or a NumPy scalar?"),
 ]
 
 MUL_BACKWARD = [
     Mutant("mul_backward", "unreduced-grads", '''
 def mul_backward(grad, x, y):
     return grad * y, grad * x
-'''),
+''', nudge="When an input was broadcast in the forward pass, what shape must its gradient have?"),
     Mutant("mul_backward", "swapped-factors", '''
 def mul_backward(grad, x, y):
     return sum_to_shape(grad * x, x.shape), sum_to_shape(grad * y, y.shape)
-'''),
+''', nudge="When x moves a little in x times y, by what factor does the output move: x or y?"),
     Mutant("mul_backward", "returns-y-grad-first", '''
 def mul_backward(grad, x, y):
     return sum_to_shape(grad * x, y.shape), sum_to_shape(grad * y, x.shape)
-'''),
+''', nudge="In which order does the statement ask for the two gradients, and whose shape does each one take?"),
     Mutant("mul_backward", "reduces-only-x", '''
 def mul_backward(grad, x, y):
     return sum_to_shape(grad * y, x.shape), grad * x
-'''),
+''', nudge="Could y have been broadcast too, and what shape must its gradient then have?"),
     Mutant("mul_backward", "reduces-only-y", '''
 def mul_backward(grad, x, y):
     return grad * y, sum_to_shape(grad * x, y.shape)
-'''),
+''', nudge="Could x have been broadcast too, and what shape must its gradient then have?"),
     Mutant("mul_backward", "forgets-the-incoming-grad", '''
 def mul_backward(grad, x, y):
     ones = np.ones(grad.shape)
     return sum_to_shape(ones * y, x.shape), sum_to_shape(ones * x, y.shape)
-'''),
+''', nudge="The chain rule multiplies the local derivative by the gradient from above: where does that incoming gradient enter?"),
     Mutant("mul_backward", "reduces-before-multiplying", '''
 def mul_backward(grad, x, y):
     x_big, y_big = np.broadcast_to(x, grad.shape), np.broadcast_to(y, grad.shape)
     return (sum_to_shape(grad, x.shape) * sum_to_shape(y_big, x.shape),
             sum_to_shape(grad, y.shape) * sum_to_shape(x_big, y.shape))
-'''),
+''', nudge="Is a sum of products the same as a product of sums?"),
     Mutant("mul_backward", "multiplies-grad-in-place", '''
 def mul_backward(grad, x, y):
     grad_y = sum_to_shape(grad * x, y.shape)
     grad *= y  # reuses grad's memory for grad_x
     return sum_to_shape(grad, x.shape), grad_y
-'''),
+''', nudge="May your function change the gradient array it was handed?"),
     Mutant("mul_backward", "returns-a-list", '''
 def mul_backward(grad, x, y):
     return [sum_to_shape(grad * y, x.shape), sum_to_shape(grad * x, y.shape)]
-'''),
+''', nudge="What kind of container does the statement ask the pair of gradients to come back in?"),
     Mutant("mul_backward", "calls-tensorlab-backward", '''
 import tensorlab
 
@@ -159,49 +159,49 @@ def mul_backward(grad, x, y):
     a, b = tensorlab.tensor(x, requires_grad=True), tensorlab.tensor(y, requires_grad=True)
     (a * b).backward(tensorlab.tensor(grad))
     return a.grad.numpy(), b.grad.numpy()
-'''),
+''', nudge="Which parts of this exercise are yours to write, and may the library's own autograd do them for you?"),
     Mutant("mul_backward", "numpy-scalar-gradient-for-a-0-d-input", '''
 def mul_backward(grad, x, y):
     grad_x = (grad * y).sum() if x.ndim == 0 else sum_to_shape(grad * y, x.shape)
     grad_y = (grad * x).sum() if y.ndim == 0 else sum_to_shape(grad * x, y.shape)
     return grad_x, grad_y
-'''),
+''', nudge="For a 0-d input, does a full sum give back a 0-d array or a NumPy scalar?"),
 ]
 
 MATMUL_BACKWARD = [
     Mutant("matmul_backward", "grad.T-@-a", '''
 def matmul_backward(grad, a, b):
     return grad @ b.T, grad.T @ a
-'''),
+''', nudge="Does your gradient for b come out in b's shape, or in its transpose's?"),
     Mutant("matmul_backward", "transposes-on-the-wrong-side", '''
 def matmul_backward(grad, a, b):
     return b.T @ grad, grad @ a.T
-'''),
+''', nudge="On which side of the incoming gradient does each input sit, and do the shapes of your products line up with a and b?"),
     Mutant("matmul_backward", "forgets-the-transposes", '''
 def matmul_backward(grad, a, b):
     return grad @ b, a @ grad
-'''),
+''', nudge="When a and b are not square, what shapes do your two products come out in?"),
     Mutant("matmul_backward", "returns-b-grad-first", '''
 def matmul_backward(grad, a, b):
     return a.T @ grad, grad @ b.T
-'''),
+''', nudge="In which order does the statement ask for the two gradients?"),
     Mutant("matmul_backward", "grad_a-transposed", '''
 def matmul_backward(grad, a, b):
     return b @ grad.T, a.T @ grad
-'''),
+''', nudge="Does your gradient for a come out in a's shape, or in its transpose's?"),
     Mutant("matmul_backward", "transposed-results", '''
 def matmul_backward(grad, a, b):
     return (grad @ b.T).T, (a.T @ grad).T
-'''),
+''', nudge="Does each gradient have the shape of its own input, or of that input's transpose?"),
     Mutant("matmul_backward", "forgets-the-incoming-grad", '''
 def matmul_backward(grad, a, b):
     ones = np.ones(grad.shape)
     return ones @ b.T, a.T @ ones
-'''),
+''', nudge="The chain rule multiplies by the gradient from above: where does that incoming gradient enter your products?"),
     Mutant("matmul_backward", "returns-a-list", '''
 def matmul_backward(grad, a, b):
     return [grad @ b.T, a.T @ grad]
-'''),
+''', nudge="What kind of container does the statement ask the pair of gradients to come back in?"),
     Mutant("matmul_backward", "calls-torch-backward", '''
 import torch
 
@@ -209,7 +209,7 @@ def matmul_backward(grad, a, b):
     left, right = torch.tensor(a, requires_grad=True), torch.tensor(b, requires_grad=True)
     (left @ right).backward(torch.from_numpy(grad))
     return left.grad.numpy(), right.grad.numpy()
-'''),
+''', nudge="Which libraries are off limits here, and may PyTorch's autograd do this part for you?"),
 ]
 
 TOPOLOGICAL_ORDER = [
@@ -226,7 +226,7 @@ def topological_order(graph, root):
 
     visit(root)
     return order
-'''),
+''', nudge="Should the root come first or last, and in what order does a depth-first walk finish its nodes?"),
     Mutant("topological_order", "pre-order", '''
 def topological_order(graph, root):
     order, visited = [], set()
@@ -240,7 +240,7 @@ def topological_order(graph, root):
 
     visit(root)
     return order
-'''),
+''', nudge="When a node is reached by two paths, can a walk that lists nodes on arrival put it before a node that still uses it?"),
     Mutant("topological_order", "no-visited-set-duplicates", '''
 def topological_order(graph, root):
     order = []
@@ -252,7 +252,7 @@ def topological_order(graph, root):
 
     visit(root)
     return order[::-1]
-'''),
+''', nudge="When a node is reached by two paths, how many times does your walk list it?"),
     Mutant("topological_order", "deduplicates-keeping-the-first", '''
 def topological_order(graph, root):
     order = []
@@ -264,7 +264,7 @@ def topological_order(graph, root):
 
     visit(root)
     return list(dict.fromkeys(order[::-1]))
-'''),
+''', nudge="When a node turns up twice in your walk, which of its two places comes after every node that uses it?"),
     Mutant("topological_order", "breadth-first", '''
 from collections import deque
 
@@ -278,7 +278,7 @@ def topological_order(graph, root):
                 seen.add(source)
                 queue.append(source)
     return order
-'''),
+''', nudge="Can a breadth-first walk list a node before another node that uses it through a longer path?"),
     Mutant("topological_order", "forgets-the-root", '''
 def topological_order(graph, root):
     order, visited = [], {root}
@@ -294,7 +294,7 @@ def topological_order(graph, root):
         if source not in visited:
             visit(source)
     return order[::-1]
-'''),
+''', nudge="Is the root itself one of the nodes the order must list?"),
     Mutant("topological_order", "whole-graph-not-just-reachable", '''
 def topological_order(graph, root):
     order, visited = [], set()
@@ -311,7 +311,7 @@ def topological_order(graph, root):
         if node not in visited:
             visit(node)
     return order[::-1]
-'''),
+''', nudge="Should the order list nodes that the root cannot reach?"),
     Mutant("topological_order", "only-computed-nodes", '''
 def topological_order(graph, root):
     order, visited = [], set()
@@ -326,7 +326,7 @@ def topological_order(graph, root):
 
     visit(root)
     return order[::-1] or [root]
-'''),
+''', nudge="Do the inputs, computed from nothing, belong in the order too?"),
     Mutant("topological_order", "kahn-empties-the-graph", '''
 def topological_order(graph, root):
     reachable, stack = {root}, [root]
@@ -349,14 +349,14 @@ def topological_order(graph, root):
             if users[source] == 0:
                 ready.append(source)
     return order
-'''),
+''', nudge="May your function change the graph it was given while it walks it?"),
     Mutant("topological_order", "calls-the-reference", '''
 from autograder.exercise import find_task  # the answer key, where the instructor keeps it
 topological_order_reference = find_task("topological_order").reference
 
 def topological_order(graph, root):
     return topological_order_reference(graph, root)
-'''),
+''', nudge="Which parts of this exercise are yours to write, and which code is off limits here?"),
     Mutant("topological_order", "graphlib-topological-sorter", '''
 from graphlib import TopologicalSorter
 
@@ -369,7 +369,7 @@ def topological_order(graph, root):
                 stack.append(source)
     inputs = {node: set(graph.get(node, [])) for node in reachable}
     return list(TopologicalSorter(inputs).static_order())[::-1]
-'''),
+''', nudge="Which modules does the statement allow here, and is graphlib among them?"),
 ]
 
 BACKPROP = [
@@ -382,7 +382,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] = grads[node] * local
     return grads
-'''),
+''', nudge="When a node feeds two others, should its gradient keep only the last contribution?"),
     Mutant("backprop", "walks-inputs-first", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -392,7 +392,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="Can a node pass its gradient on before every node that uses it has added into it?"),
     Mutant("backprop", "breadth-first-order", '''
 def backprop(graph, root):
     grads, queue = {root: 1.0}, [root]
@@ -403,7 +403,7 @@ def backprop(graph, root):
                 queue.append(source)
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="Does a breadth-first walk make sure a node's gradient is complete before it passes it on?"),
     Mutant("backprop", "counts-a-repeated-input-once", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -413,7 +413,7 @@ def backprop(graph, root):
         for source, local in dict(graph.get(node, [])).items():
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="When a node is listed twice in one input list, as in x times x, how many contributions should it get?"),
     Mutant("backprop", "whole-graph-not-just-reachable", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -426,7 +426,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="Should the result have entries for nodes the root cannot reach?"),
     Mutant("backprop", "drops-zero-gradients", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -436,7 +436,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += grads[node] * local
     return {node: grad for node, grad in grads.items() if grad != 0.0}
-'''),
+''', nudge="When a node's gradient comes out 0.0, does it still belong in the result?"),
     Mutant("backprop", "root-gradient-int-1", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -446,7 +446,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="What type does the statement ask every value to be, the root's included?"),
     Mutant("backprop", "forgets-the-node-gradient", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -456,7 +456,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += local
     return grads
-'''),
+''', nudge="The chain rule multiplies the local derivative by what: is the local derivative alone enough?"),
     Mutant("backprop", "pops-inputs-from-graph", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -466,7 +466,7 @@ def backprop(graph, root):
         for source, local in graph.pop(node, []):
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="May your function change the graph it was given?"),
     Mutant("backprop", "calls-torch-backward", '''
 import torch
 
@@ -483,7 +483,7 @@ def backprop(graph, root):
 
     value(root).backward()
     return {node: float(tensor.grad) for node, tensor in values.items()}
-'''),
+''', nudge="Which libraries may this part use, and may PyTorch's autograd do it for you?"),
     Mutant("backprop", "numpy-float64-gradients", '''
 def backprop(graph, root):
     order = topological_order({node: [source for source, _ in inputs] for node, inputs in graph.items()}, root)
@@ -493,7 +493,7 @@ def backprop(graph, root):
         for source, local in graph.get(node, []):
             grads[source] += grads[node] * local
     return grads
-'''),
+''', nudge="Are the values you return plain Python floats, or NumPy ones?"),
 ]
 
 MUTANTS = SUM_TO_SHAPE + MUL_BACKWARD + MATMUL_BACKWARD + TOPOLOGICAL_ORDER + BACKPROP

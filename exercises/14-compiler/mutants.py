@@ -20,13 +20,20 @@ def _dce(effect: str = 'op == "print" or op.endswith("_") or op.startswith("rand
 
 
 ELIMINATE_DEAD_CODE = [
-    Mutant("eliminate_dead_code", "drops-unused-placeholders", _dce(keep='op == "output" or effect or name in needed')),
-    Mutant("eliminate_dead_code", "drops-print", _dce(effect='op.endswith("_") or op.startswith("rand")')),
-    Mutant("eliminate_dead_code", "drops-in-place-ops", _dce(effect='op == "print" or op.startswith("rand")')),
-    Mutant("eliminate_dead_code", "drops-rand", _dce(effect='op == "print" or op.endswith("_")')),
-    Mutant("eliminate_dead_code", "side-effects-as-a-fixed-list", _dce(effect='op in ("print", "add_", "rand")')),
-    Mutant("eliminate_dead_code", "side-effects-by-substring", _dce(effect='op == "print" or "_" in op or "rand" in op')),
-    Mutant("eliminate_dead_code", "drops-the-output-node", _dce(keep='op == "placeholder" or effect or name in needed')),
+    Mutant("eliminate_dead_code", "drops-unused-placeholders", _dce(keep='op == "output" or effect or name in needed'),
+        nudge="Is a placeholder that nothing uses still a parameter of the function?"),
+    Mutant("eliminate_dead_code", "drops-print", _dce(effect='op.endswith("_") or op.startswith("rand")'),
+        nudge="When nothing uses a print's value, has the print still done something you can see?"),
+    Mutant("eliminate_dead_code", "drops-in-place-ops", _dce(effect='op == "print" or op.startswith("rand")'),
+        nudge="When nothing uses the value of an op whose name ends in an underscore, has it still changed something?"),
+    Mutant("eliminate_dead_code", "drops-rand", _dce(effect='op == "print" or op.endswith("_")'),
+        nudge="When nothing uses a random draw's value, has it still changed something, the state of the random generator?"),
+    Mutant("eliminate_dead_code", "side-effects-as-a-fixed-list", _dce(effect='op in ("print", "add_", "rand")'),
+        nudge="Is a side effect a short list of op names, or a rule about what the op's name looks like?"),
+    Mutant("eliminate_dead_code", "side-effects-by-substring", _dce(effect='op == "print" or "_" in op or "rand" in op'),
+        nudge="Does an underscore anywhere in an op's name make it in place, or only one at a particular place?"),
+    Mutant("eliminate_dead_code", "drops-the-output-node", _dce(keep='op == "placeholder" or effect or name in needed'),
+        nudge="Does the output node itself belong in the returned graph?"),
     Mutant("eliminate_dead_code", "keeps-side-effects-but-not-their-inputs", '''
 def eliminate_dead_code(nodes):
     needed, kept = set(), []
@@ -37,25 +44,29 @@ def eliminate_dead_code(nodes):
             if not effect:
                 needed.update(a for a in args if isinstance(a, str))
     return kept[::-1]
-'''),
+''', nudge="When you keep a node with a side effect, can it run without the nodes it reads?"),
     Mutant("eliminate_dead_code", "keeps-whatever-any-node-uses", '''
 def eliminate_dead_code(nodes):
     used = {a for _, _, args in nodes for a in args if isinstance(a, str)}
     return [(name, op, args) for name, op, args in nodes
             if op in ("placeholder", "output") or op == "print" or op.endswith("_") or op.startswith("rand") or name in used]
-'''),
+''', nudge="If a dead node is the only one that uses some value, is that value needed?"),
     Mutant("eliminate_dead_code", "only-direct-uses-of-the-output", '''
 def eliminate_dead_code(nodes):
     needed = {a for a in nodes[-1][2] if isinstance(a, str)}
     return [(name, op, args) for name, op, args in nodes
             if op in ("placeholder", "output") or op == "print" or op.endswith("_") or op.startswith("rand") or name in needed]
-'''),
-    Mutant("eliminate_dead_code", "returns-names", _dce(node="name")),
+''', nudge="What about the nodes that the output needs through other nodes, not directly?"),
+    Mutant("eliminate_dead_code", "returns-names", _dce(node="name"),
+        nudge="What should each entry of the returned list be: a name, or the whole node?"),
     Mutant("eliminate_dead_code", "side-effects-judged-by-the-node-name",
-           _dce(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")')),
+           _dce(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")'),
+        nudge="Which part of a node says whether it has a side effect: its name or its op?"),
     Mutant("eliminate_dead_code", "ops-without-arguments-taken-for-placeholders",
-           _dce(keep='op == "output" or args == () or effect or name in needed')),
-    Mutant("eliminate_dead_code", "forgets-to-reverse", _dce().replace("return kept[::-1]", "return kept")),
+           _dce(keep='op == "output" or args == () or effect or name in needed'),
+        nudge="Is an op without arguments a placeholder, or could it be a computation like zeros that may be dead?"),
+    Mutant("eliminate_dead_code", "forgets-to-reverse", _dce().replace("return kept[::-1]", "return kept"),
+        nudge="You walked the graph backwards: in which order do the kept nodes come out?"),
     Mutant("eliminate_dead_code", "calls-torch-fx", '''
 import torch.fx
 
@@ -63,7 +74,7 @@ def eliminate_dead_code(nodes):
     graph = torch.fx.Graph()
     graph.eliminate_dead_code()
     return nodes
-'''),
+''', nudge="Which modules does this exercise refuse, and is torch.fx among them?"),
 ]
 
 _CSE = '''
@@ -91,22 +102,34 @@ def _cse(rename: str = "args = tuple(renamed.get(a, a) if isinstance(a, str) els
 
 
 ELIMINATE_COMMON_SUBEXPRESSIONS = [
-    Mutant("eliminate_common_subexpressions", "does-not-rename", _cse(rename="pass")),
-    Mutant("eliminate_common_subexpressions", "merges-placeholders", _cse(mergeable='op != "output" and not effect')),
-    Mutant("eliminate_common_subexpressions", "merges-prints", _cse(effect='op.endswith("_") or op.startswith("rand")')),
-    Mutant("eliminate_common_subexpressions", "merges-random-draws", _cse(effect='op == "print" or op.endswith("_")')),
-    Mutant("eliminate_common_subexpressions", "merges-in-place-ops", _cse(effect='op == "print" or op.startswith("rand")')),
-    Mutant("eliminate_common_subexpressions", "side-effects-as-a-fixed-list", _cse(effect='op in ("print", "add_", "rand")')),
+    Mutant("eliminate_common_subexpressions", "does-not-rename", _cse(rename="pass"),
+        nudge="Once a duplicate is removed, what do later nodes that used its name now refer to?"),
+    Mutant("eliminate_common_subexpressions", "merges-placeholders", _cse(mergeable='op != "output" and not effect'),
+        nudge="Are two inputs of a function the same value just because both are placeholders without arguments?"),
+    Mutant("eliminate_common_subexpressions", "merges-prints", _cse(effect='op.endswith("_") or op.startswith("rand")'),
+        nudge="Does printing twice do the same as printing once?"),
+    Mutant("eliminate_common_subexpressions", "merges-random-draws", _cse(effect='op == "print" or op.endswith("_")'),
+        nudge="Do two random draws with the same arguments give the same numbers?"),
+    Mutant("eliminate_common_subexpressions", "merges-in-place-ops", _cse(effect='op == "print" or op.startswith("rand")'),
+        nudge="Does an in-place op applied twice change its input as much as applied once?"),
+    Mutant("eliminate_common_subexpressions", "side-effects-as-a-fixed-list", _cse(effect='op in ("print", "add_", "rand")'),
+        nudge="Is a side effect a short list of op names, or a rule about what the op's name looks like?"),
     Mutant("eliminate_common_subexpressions", "side-effects-by-substring",
-           _cse(effect='op == "print" or "_" in op or "rand" in op')),
+           _cse(effect='op == "print" or "_" in op or "rand" in op'),
+        nudge="Does an underscore anywhere in an op's name make it in place, or only one at a particular place?"),
     Mutant("eliminate_common_subexpressions", "treats-every-op-as-commutative",
-           _cse(key="(op, tuple(sorted(args, key=str)))")),
-    Mutant("eliminate_common_subexpressions", "compares-ops-only", _cse(key="op")),
+           _cse(key="(op, tuple(sorted(args, key=str)))"),
+        nudge="Do the same arguments in another order always compute the same value?"),
+    Mutant("eliminate_common_subexpressions", "compares-ops-only", _cse(key="op"),
+        nudge="Do two nodes with the same op but different arguments compute the same value?"),
     Mutant("eliminate_common_subexpressions", "side-effects-judged-by-the-node-name",
-           _cse(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")')),
+           _cse(effect='name.startswith("print") or name.endswith("_") or name.startswith("rand")'),
+        nudge="Which part of a node says whether it has a side effect: its name or its op?"),
     Mutant("eliminate_common_subexpressions", "ops-without-arguments-never-merged",
-           _cse(mergeable='args and op != "output" and not effect')),
-    Mutant("eliminate_common_subexpressions", "renames-but-keeps-the-duplicate", _cse(drop="pass")),
+           _cse(mergeable='args and op != "output" and not effect'),
+        nudge="Do two calls of the same pure op without arguments compute the same value?"),
+    Mutant("eliminate_common_subexpressions", "renames-but-keeps-the-duplicate", _cse(drop="pass"),
+        nudge="Once later nodes point at the earlier copy, should the duplicate itself still be in the graph?"),
     Mutant("eliminate_common_subexpressions", "keeps-the-last-of-equal-nodes", '''
 def eliminate_common_subexpressions(nodes):
     last = {}
@@ -120,15 +143,16 @@ def eliminate_common_subexpressions(nodes):
             continue
         kept.append((name, op, tuple(renamed.get(a, a) if isinstance(a, str) else a for a in args)))
     return kept
-'''),
+''', nudge="Of several equal nodes, which one does the statement keep, and can a later node serve an earlier use?"),
     Mutant("eliminate_common_subexpressions", "args-as-lists",
-           _cse(rename="args = [renamed.get(a, a) if isinstance(a, str) else a for a in args]", key="(op, tuple(args))")),
+           _cse(rename="args = [renamed.get(a, a) if isinstance(a, str) else a for a in args]", key="(op, tuple(args))"),
+        nudge="In what type does the statement ask each node's renamed arguments to come back?"),
     Mutant("eliminate_common_subexpressions", "calls-tensorlab-fx", '''
 from tensorlab.fx import trace
 
 def eliminate_common_subexpressions(nodes):
     return list(nodes)
-'''),
+''', nudge="Which modules does this exercise refuse, and which parts are yours to write?"),
 ]
 
 _FUSE = '''
@@ -162,13 +186,19 @@ def _fuse(arguments: str = "args", single: str = "len(uses[chain[-1]]) == 1",
 
 
 FUSE_ELEMENTWISE = [
-    Mutant("fuse_elementwise", "keeps-chains-of-one", _fuse(shortest="1")),
-    Mutant("fuse_elementwise", "ignores-the-single-use-rule", _fuse(single="uses[chain[-1]]")),
-    Mutant("fuse_elementwise", "counts-users-not-argument-slots", _fuse(arguments="dict.fromkeys(args)")),
+    Mutant("fuse_elementwise", "keeps-chains-of-one", _fuse(shortest="1"),
+        nudge="Is a single elementwise node on its own a fusion group?"),
+    Mutant("fuse_elementwise", "ignores-the-single-use-rule", _fuse(single="uses[chain[-1]]"),
+        nudge="When a value is used by several nodes, can its node be fused into just one of them?"),
+    Mutant("fuse_elementwise", "counts-users-not-argument-slots", _fuse(arguments="dict.fromkeys(args)"),
+        nudge="When one node takes the same value twice as an argument, how many uses is that?"),
     Mutant("fuse_elementwise", "forgets-that-the-output-uses-values", _fuse().replace(
-        "    for name, _, args in nodes:\n        for a in args:", "    for name, _, args in nodes[:-1]:\n        for a in args:")),
-    Mutant("fuse_elementwise", "lets-chains-overlap", _fuse(stop="op_of[user] not in elementwise")),
-    Mutant("fuse_elementwise", "fuses-through-non-elementwise-ops", _fuse(stop='user in taken or op_of[user] == "output"')),
+        "    for name, _, args in nodes:\n        for a in args:", "    for name, _, args in nodes[:-1]:\n        for a in args:"),
+        nudge="When the output returns a value that another node also uses, how many uses does that value have?"),
+    Mutant("fuse_elementwise", "lets-chains-overlap", _fuse(stop="op_of[user] not in elementwise"),
+        nudge="Can one node belong to two groups?"),
+    Mutant("fuse_elementwise", "fuses-through-non-elementwise-ops", _fuse(stop='user in taken or op_of[user] == "output"'),
+        nudge="Where does a chain stop: at the output only, or at any op that is not elementwise?"),
     Mutant("fuse_elementwise", "only-neighbours-in-the-list", '''
 def fuse_elementwise(nodes, elementwise):
     uses = {name: [] for name, _, _ in nodes}
@@ -187,17 +217,19 @@ def fuse_elementwise(nodes, elementwise):
             chain = [name]
             groups.append(chain)
     return [group for group in groups if len(group) >= 2]
-'''),
+''', nudge="Must the nodes of a chain sit next to each other in the list?"),
     Mutant("fuse_elementwise", "hard-coded-elementwise-set", _fuse().replace(
         "def fuse_elementwise(nodes, elementwise):\n",
-        'def fuse_elementwise(nodes, elementwise):\n    elementwise = {"add", "sub", "mul", "div", "neg", "sin", "cos", "exp", "relu", "tanh"}\n')),
-    Mutant("fuse_elementwise", "groups-as-tuples", _fuse().replace("groups.append(chain)", "groups.append(tuple(chain))")),
+        'def fuse_elementwise(nodes, elementwise):\n    elementwise = {"add", "sub", "mul", "div", "neg", "sin", "cos", "exp", "relu", "tanh"}\n'),
+        nudge="Which ops count as elementwise in this call: a fixed set you chose, or the ones you were handed?"),
+    Mutant("fuse_elementwise", "groups-as-tuples", _fuse().replace("groups.append(chain)", "groups.append(tuple(chain))"),
+        nudge="In what type does the statement ask each group to come back?"),
     Mutant("fuse_elementwise", "calls-tensorlab-fx", '''
 import tensorlab.fx
 
 def fuse_elementwise(nodes, elementwise):
     return []
-'''),
+''', nudge="Which modules does this exercise refuse, and which parts are yours to write?"),
 ]
 
 _SPLIT = '''
@@ -218,13 +250,20 @@ def _split(position: str = "position", on_break: str = "graphs.append([])",
 
 
 SPLIT_AT_BREAKS = [
-    Mutant("split_at_breaks", "keeps-empty-graphs", _split(result="graphs")),
-    Mutant("split_at_breaks", "break-ends-the-graph-before", _split(on_break="graphs[-1].append(position); graphs.append([])")),
-    Mutant("split_at_breaks", "break-starts-the-next-graph", _split(on_break="graphs.append([position])")),
-    Mutant("split_at_breaks", "forgets-the-last-graph", _split(result="[graph for graph in graphs[:-1] if graph]")),
-    Mutant("split_at_breaks", "positions-from-1", _split(position="position + 1")),
-    Mutant("split_at_breaks", "names-instead-of-positions", _split(position="event")),
-    Mutant("split_at_breaks", "stops-at-the-first-break", _split(on_break="break")),
+    Mutant("split_at_breaks", "keeps-empty-graphs", _split(result="graphs"),
+        nudge="When two breaks come in a row, or one comes first or last, is an empty graph compiled?"),
+    Mutant("split_at_breaks", "break-ends-the-graph-before", _split(on_break="graphs[-1].append(position); graphs.append([])"),
+        nudge="Does a graph break belong to any graph, or does it run in Python?"),
+    Mutant("split_at_breaks", "break-starts-the-next-graph", _split(on_break="graphs.append([position])"),
+        nudge="Does a graph break belong to any graph, or does it run in Python?"),
+    Mutant("split_at_breaks", "forgets-the-last-graph", _split(result="[graph for graph in graphs[:-1] if graph]"),
+        nudge="What happens to the captured ops after the last break?"),
+    Mutant("split_at_breaks", "positions-from-1", _split(position="position + 1"),
+        nudge="From which number do positions count?"),
+    Mutant("split_at_breaks", "names-instead-of-positions", _split(position="event"),
+        nudge="What should each graph list: the events' names, or their positions?"),
+    Mutant("split_at_breaks", "stops-at-the-first-break", _split(on_break="break"),
+        nudge="Does Dynamo give up after the first break, or go on capturing the ops that follow?"),
     Mutant("split_at_breaks", "positions-among-captured-ops-only", '''
 def split_at_breaks(events, supported):
     graphs, count = [[]], 0
@@ -235,7 +274,7 @@ def split_at_breaks(events, supported):
         else:
             graphs.append([])
     return [graph for graph in graphs if graph]
-'''),
+''', nudge="Do the breaks count when you number the positions?"),
     Mutant("split_at_breaks", "one-graph-per-break-plus-one", '''
 def split_at_breaks(events, supported):
     graphs = [[]]
@@ -245,13 +284,13 @@ def split_at_breaks(events, supported):
         elif graphs[-1]:
             graphs.append([])
     return graphs
-'''),
+''', nudge="When the run ends with a break, is there an empty graph after it?"),
     Mutant("split_at_breaks", "calls-torch-explain", '''
 import torch._dynamo
 
 def split_at_breaks(events, supported):
     return [[position for position, event in enumerate(events) if event in supported]]
-'''),
+''', nudge="Which modules does this exercise refuse, and which parts are yours to write?"),
 ]
 
 MUTANTS = ELIMINATE_DEAD_CODE + ELIMINATE_COMMON_SUBEXPRESSIONS + FUSE_ELEMENTWISE + SPLIT_AT_BREAKS

@@ -271,7 +271,8 @@ def outcome_key(outcome: Any) -> Any:
 
 def hidden_summary(problem: str) -> str:
     """What went wrong in a hidden case, without its inputs or values."""
-    for key, summary in (("shape", "wrong shape"), ("dtype", "wrong dtype"), ("raised", "an unexpected exception"),
+    for key, summary in (("grows with the input", "a loop over elements (its line count grows with the input)"),
+                         ("shape", "wrong shape"), ("dtype", "wrong dtype"), ("raised", "an unexpected exception"),
                          ("to be raised", "no exception where one was expected"), ("message", "wrong error message"),
                          ("values differ", "wrong values"), ("expected", "wrong result")):
         if key in problem:
