@@ -239,3 +239,27 @@ def test_the_screens_in_the_students_guide_are_what_check_prints(tmp_path: pytes
     screens = re.findall(r"```\n(.*?)```", guide[guide.index("### Check"):guide.index("### Submit")], re.DOTALL)
     for screen, shown in zip(screens[:3], printed, strict=True):
         assert " ".join(screen.split()) in shown, (screen, shown)
+
+
+def test_the_ring_harness_records_what_was_sent_and_refuses_a_broken_protocol() -> None:
+    """Unit 16's ring is run by the grader: the messages are its record, and a rank that breaks the lock-step
+    ring raises (naming the rank) instead of hanging."""
+    from tensorlab.grading.harnesses.ring import run_ring
+
+    def forward_once(rank: int, world_size: int, data: np.ndarray, ring: object) -> np.ndarray:
+        index, received = ring.exchange(rank, data)  # type: ignore[attr-defined]
+        return np.concatenate([data, received]) if index != rank else data
+
+    results, messages = run_ring(forward_once, [np.array([1.0]), np.array([2.0]), np.array([3.0])])
+    assert [list(r) for r in results] == [[1.0, 3.0], [2.0, 1.0], [3.0, 2.0]]
+    assert messages == [(0, 0, 1, 0, 8), (0, 1, 2, 1, 8), (0, 2, 0, 2, 8)]
+
+    def one_step_too_many(rank: int, world_size: int, data: np.ndarray, ring: object) -> np.ndarray:
+        for _ in range(2 if rank == 1 else 1):
+            ring.exchange(rank, data)  # type: ignore[attr-defined]
+        return data
+
+    with pytest.raises(RuntimeError, match="rank"):
+        run_ring(one_step_too_many, [np.zeros(1)] * 3)
+    with pytest.raises(TypeError):
+        run_ring(lambda rank, n, data, ring: ring.exchange(0, [1.0]), [np.zeros(1)] * 2)

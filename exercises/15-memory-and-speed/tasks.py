@@ -149,7 +149,7 @@ def large_linear_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray,
 
 # the allow-lists: what each part may use besides rules.COMMON_NAMES (the notebook lists them too)
 PEAK_ALLOWED = ("get", "items", "values", "keys", "pop", "append", "setdefault", "sum", "sorted", "set", "Counter",
-                "defaultdict", "accumulate", "array", "zeros", "cumsum")
+                "defaultdict", "accumulate", "array", "zeros", "cumsum", "matmul")
 PLAN_ALLOWED = ("sum", "sorted", "set", "append", "extend", "pop", "sort", "items", "values", "get", "product",
                 "combinations", "chain", "lru_cache", "cache")
 ROWS_ALLOWED = ("mean", "std", "var", "sqrt", "sum", "square", "full", "ones", "einsum", "matmul", "reshape",

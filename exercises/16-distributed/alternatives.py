@@ -1,106 +1,85 @@
-"""Correct answers of exercise 16 (distributed) written other ways than the solution: each must keep full marks."""
+"""Correct answers of exercise 16 (distributed) written other ways than the solution: each must keep full marks.
+
+The ring functions are programs of one rank, run by the grader's harness (``harnesses/ring.py``).
+"""
 
 from tensorlab.grading import Alternative
 
 ALTERNATIVES = [
-    Alternative("ring_reduce_scatter", "chunk-grid-fancy-indexing", '''
+    Alternative("ring_reduce_scatter", "chunk-grid-rows-expected-index", '''
 import numpy as np
 
-def ring_reduce_scatter(buffers):
-    lengths = [len(buffer) for buffer in buffers]
-    if min(lengths) != max(lengths):
-        raise ValueError(f"buffers of different lengths: {lengths}")
-    n = len(buffers)
-    size = lengths[0] // n
-    grid = np.stack([np.asarray(buffer, dtype=np.float64) for buffer in buffers]).reshape(n, n, size)  # [rank, chunk]
-    ranks = np.arange(n)
-    messages = []
-    for step in range(n - 1):
-        sent = (ranks - step - 1) % n
-        targets = (ranks + 1) % n
-        outgoing = grid[ranks, sent]                      # fancy indexing copies: every send taken at once
-        grid[targets, sent] += outgoing                   # then every receiver adds what it got
-        messages += [(step, rank, int(targets[rank]), int(sent[rank]), outgoing[rank].nbytes) for rank in range(n)]
-    return [grid[rank, rank].copy() for rank in range(n)], messages
+def ring_reduce_scatter(rank, world_size, buffer, ring):
+    if len(buffer) % world_size != 0:
+        raise ValueError(f"{len(buffer)} elements do not make {world_size} equal chunks")
+    grid = np.array(buffer, dtype=np.float64).reshape(world_size, -1)   # grid[k]: chunk k (a copy of the input)
+    for step in range(world_size - 1):
+        outgoing = (rank - step - 1) % world_size
+        incoming = (rank - step - 2) % world_size        # what the left-hand neighbour sends at this step
+        _, partial = ring.exchange(outgoing, grid[outgoing])
+        grid[incoming] = grid[incoming] + partial
+    return grid[rank].copy()
 '''),
-    Alternative("ring_reduce_scatter", "split-chunks-receiver-side", '''
+    Alternative("ring_reduce_scatter", "split-pieces-partial-in-hand", '''
 import numpy as np
 
-def ring_reduce_scatter(buffers):
-    if len(set(map(len, buffers))) > 1:
-        raise ValueError("every buffer must have the same length")
-    n = len(buffers)
-    pieces = [np.split(np.array(buffer, dtype=np.float64), n) for buffer in buffers]   # pieces[rank][chunk]
-    messages = []
-    for step in range(n - 1):
-        snapshot = [list(held) for held in pieces]       # what every rank holds before this step's sends
-        for receiver in range(n):
-            sender = (receiver - 1) % n
-            number = (sender - step - 1) % n
-            pieces[receiver][number] = snapshot[receiver][number] + snapshot[sender][number]
-            messages.append((step, sender, receiver, number, snapshot[sender][number].nbytes))
-    messages.sort()                                      # by step, then by sender
-    return [pieces[rank][rank] for rank in range(n)], messages
+def ring_reduce_scatter(rank, world_size, buffer, ring):
+    pieces = np.split(np.asarray(buffer, dtype=np.float64), world_size)   # ValueError when it does not divide
+    number = (rank - 1) % world_size
+    partial = pieces[number] if world_size > 1 else pieces[rank].copy()
+    for step in range(world_size - 1):
+        number, received = ring.exchange(number, partial)
+        partial = received + pieces[number]              # the new partial sum to pass on (a new array)
+    return partial
 '''),
-    Alternative("ring_all_gather", "preallocated-grid-fancy-indexing", '''
+    Alternative("ring_all_gather", "preallocated-buffer", '''
 import numpy as np
 
-def ring_all_gather(chunks):
-    n = len(chunks)
-    size = len(chunks[0]) if n else 0
-    grid = np.zeros((n, n, size))                        # grid[rank, chunk]: what rank holds of chunk
-    ranks = np.arange(n)
-    grid[ranks, ranks] = np.array([np.asarray(chunk, dtype=np.float64) for chunk in chunks]).reshape(n, size)
-    messages = []
-    for step in range(n - 1):
-        sent = (ranks - step) % n
-        targets = (ranks + 1) % n
-        grid[targets, sent] = grid[ranks, sent]          # the right-hand side is read (copied) before any write
-        nbytes = grid[0, 0].nbytes
-        messages.extend((step, rank, int(targets[rank]), int(sent[rank]), nbytes) for rank in range(n))
-    return [grid[rank].reshape(n * size) for rank in range(n)], messages
+def ring_all_gather(rank, world_size, chunk, ring):
+    size = len(chunk)
+    whole = np.zeros(world_size * size)
+    whole[rank * size:(rank + 1) * size] = chunk
+    number, piece = rank, chunk                          # step 0: send this rank's own chunk (the ring copies it)
+    for step in range(world_size - 1):
+        number, piece = ring.exchange(number, piece)
+        whole[number * size:(number + 1) * size] = piece
+    return whole
 '''),
-    Alternative("ring_all_gather", "forward-what-you-just-received", '''
+    Alternative("ring_all_gather", "slots-by-expected-index", '''
 import numpy as np
 
-def ring_all_gather(chunks):
-    n = len(chunks)
-    slots = [[None] * n for _ in range(n)]               # slots[rank][k]: chunk k once rank has it
-    in_hand = []                                         # what each rank sends next: (chunk number, values)
-    for rank, chunk in enumerate(chunks):
-        own = np.array(chunk, dtype=np.float64)
-        slots[rank][rank] = own
-        in_hand.append((rank, own))
-    messages = []
-    for step in range(n - 1):
-        received = [None] * n
-        for rank, (number, values) in enumerate(in_hand):
-            target = (rank + 1) % n
-            slots[target][number] = values.copy()
-            received[target] = (number, slots[target][number])
-            messages.append((step, rank, target, number, values.nbytes))
-        in_hand = received                               # next step, each rank forwards what it just got
-    return [np.concatenate(held) for held in slots], messages
+def ring_all_gather(rank, world_size, chunk, ring):
+    slots = [None] * world_size
+    slots[rank] = np.array(chunk, dtype=np.float64)
+    for step in range(world_size - 1):
+        sending = (rank - step) % world_size
+        _, slots[(rank - step - 1) % world_size] = ring.exchange(sending, slots[sending])
+    return np.concatenate(slots)
 '''),
-    Alternative("ring_all_reduce", "offset-from-last-step-message-table", '''
+    Alternative("ring_all_reduce", "both-phases-inline-on-a-grid", '''
 import numpy as np
 
-def ring_all_reduce(buffers):
-    owned, scattered = ring_reduce_scatter(buffers)
-    results, gathered = ring_all_gather(owned)
-    offset = scattered[-1][0] + 1 if scattered else 0    # the all-gather starts after the reduce-scatter's last step
-    table = np.array(gathered, dtype=np.int64).reshape(-1, 5)
-    table[:, 0] += offset
-    return results, scattered + [tuple(row) for row in table.tolist()]
+def ring_all_reduce(rank, world_size, buffer, ring):
+    grid = np.array(buffer, dtype=np.float64).reshape(world_size, -1)
+    for step in range(world_size - 1):                   # reduce-scatter: add what comes in
+        number, partial = ring.exchange((rank - step - 1) % world_size, grid[(rank - step - 1) % world_size])
+        grid[number] += partial
+    for step in range(world_size - 1):                   # all-gather: keep what comes in
+        number, done = ring.exchange((rank - step) % world_size, grid[(rank - step) % world_size])
+        grid[number] = done
+    return grid.reshape(-1)
 '''),
-    Alternative("ring_all_reduce", "offset-counts-distinct-steps", '''
-def ring_all_reduce(buffers):
-    chunks, messages = ring_reduce_scatter(buffers)
-    steps_taken = len({message[0] for message in messages})   # N - 1 (none with one rank)
-    everywhere, gathered = ring_all_gather(chunks)
-    for step, source, target, chunk, nbytes in gathered:
-        messages.append((steps_taken + step, source, target, chunk, nbytes))
-    return everywhere, messages
+    Alternative("ring_all_reduce", "scatter-then-forward-loop", '''
+import numpy as np
+
+def ring_all_reduce(rank, world_size, buffer, ring):
+    owned = ring_reduce_scatter(rank, world_size, buffer, ring)
+    chunks = {rank: owned}
+    number, piece = rank, owned
+    while len(chunks) < world_size:                      # N - 1 more steps: forward what arrived last
+        number, piece = ring.exchange(number, piece)
+        chunks[number] = piece
+    return np.concatenate([chunks[k] for k in sorted(chunks)])
 '''),
     Alternative("bucket_gradients", "accumulate-running-fill-then-split", '''
 from itertools import accumulate

@@ -1,13 +1,18 @@
-"""Unit 16, distributed: the ring collectives on a simulator, DDP's gradient buckets, and a mini-DDP.
+"""Unit 16, distributed: the ring collectives, run rank by rank by the grader, DDP's gradient buckets, and a mini-DDP.
 
-The learner writes what ``tensorlab.distributed`` does: ring reduce-scatter, ring all-gather,
-all-reduce as the two in a row (each returning the results *and* every message it sent), and
-DDP's bucket assignment. Messages are graded exactly, so a schedule that sends whole buffers,
-goes the wrong way round the ring or takes a step too many loses the points even when its sums
-are right. Values are small integers stored as float64, so every order of adding is exact, except in one
-clause: there 1e16 + 1 rounds to 1e16, so only the ring's order of adding (each chunk starts on rank k + 1
-and every rank adds its own part to what it receives) gives the right sums. That clause is what stops a
-closed-form answer (the sum of the buffers, and messages written from the formula) from passing.
+The learner writes what ``tensorlab.distributed`` does, as the program of ONE rank: ring reduce-scatter,
+ring all-gather, and all-reduce as the two in a row, each a function ``(rank, world_size, data, ring)`` that
+returns that rank's result. The grader's harness (``harnesses/ring.py``) runs the N ranks of each case, one
+at a time and step by step: ``ring.exchange(chunk_index, array)`` sends a labelled chunk to the right-hand
+neighbour and returns what the left-hand one sent at the same step, and the harness records every message
+it carries, ``(step, source, target, chunk_index, nbytes)``. A case's outcome is ``(each rank's result, the
+recorded messages)``, and the references give the same from tensorlab's simulator. So the messages graded
+are the ones actually sent, never a log the learner wrote: a schedule that sends whole buffers, numbers
+its chunks the wrong way round or takes a step too many loses the points even when its sums are right,
+and no rank can know another's data without it being sent. Values are small integers stored as float64,
+so every order of adding is exact, except in one clause: there 1e16 + 1 rounds to 1e16, so only the ring's
+order of adding (each chunk starts on rank k + 1 and every rank adds its own part to what it receives)
+gives the right sums.
 
 The mini-DDP is graded in real processes: the sandbox starts 4 gloo ranks on loopback, each
 builds the case's model, lets the learner's ``attach_gradient_averaging(model, group)`` hook its
@@ -40,19 +45,23 @@ def _plain(trace: Any) -> Messages:
 
 
 def _check_buffers(buffers: list[np.ndarray]) -> None:
+    """What every rank checks of its own buffer: it splits into N chunks of one length."""
+    for buffer in buffers:
+        if len(buffer) % len(buffers):
+            raise ValueError(f"a buffer of {len(buffer)} elements does not split into {len(buffers)} equal chunks")
     lengths = {len(buffer) for buffer in buffers}
     if len(lengths) != 1:
         raise ValueError(f"every rank must hold a buffer of the same length, got lengths {sorted(lengths)}")
 
 
 def reduce_scatter_reference(buffers: list[np.ndarray]) -> tuple[list[np.ndarray], Messages]:
+    """Rank r's result is chunk r of the sum; the messages are the simulator's (the harness records the learner's)."""
     _check_buffers(buffers)
     chunks, trace = _simulator().ring_reduce_scatter(buffers)
     return [np.array(chunk) for chunk in chunks], _plain(trace)
 
 
 def all_gather_reference(chunks: list[np.ndarray]) -> tuple[list[np.ndarray], Messages]:
-    _check_buffers(chunks)
     buffers, trace = _simulator().all_gather(chunks)
     return buffers, _plain(trace)
 
@@ -105,15 +114,16 @@ ORDER_SAYS = "each chunk is added up in the ring's order (float64 rounding shows
 
 
 # the allow-lists: what each part may use besides rules.COMMON_NAMES (the notebook lists them too). No sums:
-# the ring adds what it receives, chunk by chunk (np.sum of the buffers is the answer without the protocol).
+# a rank adds what it receives, chunk by chunk, and it can only receive through ring.exchange.
 RING_INPUTS = ("1 to 6 ranks; float64 buffers of whole numbers with 0 to 3 elements per chunk, some of them "
                "non-contiguous views (every other element of a longer array); and 1e16 and -1e16 among ones, whose float64 "
                "sum depends on the order of adding.")
-ARRAYS = ("array", "asarray", "copy", "nbytes", "reshape", "zeros", "empty", "arange", "stack", "concatenate",
+ARRAYS = ("exchange", "array", "asarray", "copy", "reshape", "zeros", "empty", "arange", "stack", "concatenate",
           "split", "array_split", "append", "extend", "set", "sorted", "sort", "map", "values", "keys", "items", "get")
 SCATTER_ALLOWED = ARRAYS
 GATHER_ALLOWED = ARRAYS
-REDUCE_ALLOWED = (*ARRAYS, "tolist")  # ring_all_reduce calls the other two: what they use, it uses
+REDUCE_ALLOWED = ARRAYS  # ring_all_reduce calls the other two: what they use, it uses
+RING_HARNESS = "tensorlab.grading.harnesses.ring:ring_case"  # runs the N ranks, delivers and records every message
 BUCKETS_ALLOWED = ("append", "extend", "pop", "clear", "copy", "sum", "accumulate")
 DDP_ALLOWED = (
     "distributed", "all_reduce", "get_world_size", "get_rank", "ReduceOp", "SUM", "wait", "parameters",
@@ -127,17 +137,17 @@ RING_REDUCE_SCATTER = Task(
     reference=reduce_scatter_reference,
     examples=[(floats([1, 2, 3], [10, 20, 30], [100, 200, 300]),)],
     clauses=[
-        Clause("one rank: no messages, its own buffer is the sum", (floats([4, 5]),)),
+        Clause("one rank: no exchanges, its own buffer is the sum", (floats([4, 5]),)),
         Clause("empty chunks still travel: a message of 0 bytes", (floats([], []),)),
-        Clause("buffers of different lengths raise ValueError", (floats([1, 2], [1, 2, 3, 4]),)),
+        Clause("a buffer that does not split into N equal chunks raises ValueError", (floats([1, 2, 3], [4, 5, 6]),)),
         Clause("rank r ends with chunk r, which it receives last, at step N-2",
                (floats([1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]),)),
         Clause(ORDER_SAYS, (ORDER_SHOWS,)),
     ],
-    random_case=ring_case, allowed=SCATTER_ALLOWED,
-    inputs=RING_INPUTS + " Buffers of different lengths, too.",
-    hint="At step s, which chunk of a rank's buffer has gathered the most contributions so far, and since every "
-         "rank sends at once, what must you take from all the ranks before any receiver adds what it got?",
+    random_case=ring_case, allowed=SCATTER_ALLOWED, harness=RING_HARNESS,
+    inputs=RING_INPUTS + " Buffers whose length is not a multiple of N, too.",
+    hint="At step s, which chunk of its buffer has a rank added the most contributions to so far, and what should "
+         "it do with the partial sum its left-hand neighbour hands it before the next step?",
 )
 
 RING_ALL_GATHER = Task(
@@ -145,15 +155,16 @@ RING_ALL_GATHER = Task(
     reference=all_gather_reference,
     examples=[(floats([1, 2], [3, 4], [5, 6]),)],
     clauses=[
-        Clause("one rank: no messages, its own chunk is the whole buffer", (floats([7, 8, 9]),)),
+        Clause("one rank: no exchanges, its own chunk is the whole buffer", (floats([7, 8, 9]),)),
         Clause("chunks are put in rank order, whichever rank sent them", (floats([1], [2], [3], [4], [5]),)),
+        Clause("empty chunks still travel: a message of 0 bytes", (floats([], [], []),)),
     ],
     random_case=lambda rng: (rank_buffers(rng, int(rng.integers(1, 7)), int(rng.integers(0, 4))),),
-    allowed=GATHER_ALLOWED,
+    allowed=GATHER_ALLOWED, harness=RING_HARNESS,
     inputs="1 to 6 ranks; float64 chunks of whole numbers with 0 to 3 elements, some of them non-contiguous views "
            "(every other element of a longer array).",
-    hint="After step 0, which chunk does a rank forward, its own or the one it has just received, and in what "
-         "order do the chunks go in the buffer every rank ends with?",
+    hint="After step 0, which chunk does a rank forward, its own or the one it has just received, and where in the "
+         "buffer it ends with does a chunk go: by when it arrived, or by its number?",
 )
 
 RING_ALL_REDUCE = Task(
@@ -161,14 +172,13 @@ RING_ALL_REDUCE = Task(
     reference=all_reduce_reference,
     examples=[(floats([1, 2, 3], [10, 20, 30], [100, 200, 300]),)],
     clauses=[
-        Clause("the all-gather's steps are numbered after the reduce-scatter's: 2(N-1) steps in all",
-               (floats([1, 2], [3, 4]),)),
-        Clause("one rank: no messages", (floats([1, 2, 3]),)),
+        Clause("the all-gather's steps follow the reduce-scatter's: 2(N-1) steps in all", (floats([1, 2], [3, 4]),)),
+        Clause("one rank: no exchanges", (floats([1, 2, 3]),)),
         Clause(ORDER_SAYS, (ORDER_SHOWS,)),
     ],
-    random_case=ring_case, allowed=REDUCE_ALLOWED, inputs=RING_INPUTS,
-    hint="Which of your two functions, run one after the other, gives every rank the whole sum, and once the "
-         "reduce-scatter has used up its steps, what number should the all-gather's first step carry?",
+    random_case=ring_case, allowed=REDUCE_ALLOWED, inputs=RING_INPUTS, harness=RING_HARNESS,
+    hint="Which of your two functions, run one after the other on the same ring, gives every rank the whole sum, "
+         "and which rank's chunk does each rank hold when the first of them returns?",
 )
 
 BUCKETS = Task(
