@@ -199,9 +199,9 @@ class ExerciseFolder:
         if not path.is_file():
             return {}
         try:
-            rows = json.loads(path.read_text(encoding="utf-8"))
+            rows = json.loads(path.read_text(encoding="utf-8"))["functions"]
             return {str(name): tuple((str(a), str(b), str(c)) for a, b, c in found) for name, found in rows.items()}
-        except (ValueError, TypeError, AttributeError) as error:
+        except (ValueError, TypeError, AttributeError, KeyError) as error:
             raise ExerciseError(f"{path}: damaged ({error}); write it again with tensorlab exercise misconceptions") from None
 
     @cached_property

@@ -76,7 +76,7 @@ ROW_SUMS = Task(
     random_case=random_row_sums_case,
     inputs=("The cases hold float64 and int64 arrays of 0 to 4 rows and columns, and arrays that are not "
             "2-d."),
-    allowed=("sum", "add", "reduce", "ones"),  # the statement lists the same names
+    allowed=("sum", "add", "reduce", "ones", "matmul"),  # the statement lists the same names (@ is matmul)
     hint="Which axis runs along a row, and what should happen before any sum when x is not 2-d?",
 )
 

@@ -29,7 +29,7 @@ def guide_commands() -> list[str]:
 
 def test_the_guide_has_the_whole_path() -> None:
     commands = " ".join(guide_commands())
-    for step in ("exercise new", "exercise validate", "course init", "course release", "course zip-collect",
+    for step in ("exercise new", "exercise validate", "exercise misconceptions", "course init", "course release", "course zip-collect",
                  "course autograde", "course export"):
         assert f"tensorlab {step}" in commands
 

@@ -28,7 +28,7 @@ import ast
 import builtins
 from collections.abc import Iterable, Sequence
 
-from .vectorised import loop_violations
+from .vectorised import called_name, loop_violations
 
 __all__ = ["COMMON_NAMES", "PURE_STANDARD_LIBRARY", "REFERENCE_MODULES", "bound_names", "closure", "rule_violations"]
 
@@ -160,7 +160,7 @@ def named_functions(statement: ast.AST) -> Iterable[str]:
             yield "matmul"
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (dtype := dtype_named(node.value)):
             yield dtype
-        elif isinstance(node, ast.Call) and attribute_taker(node.func) in NAME_TAKERS:
+        elif isinstance(node, ast.Call) and called_name(node.func) in NAME_TAKERS:
             yield from (argument.value for argument in node.args
                         if isinstance(argument, ast.Constant) and isinstance(argument.value, str))
 
@@ -204,7 +204,7 @@ def reached_otherwise(statement: ast.AST, name: str) -> bool:
             return True
         if isinstance(node, (ast.Import, ast.ImportFrom)) and any(name in alias.name.split(".") for alias in node.names):
             return True
-        if isinstance(node, ast.Call) and attribute_taker(node.func) in NAME_TAKERS and any(
+        if isinstance(node, ast.Call) and called_name(node.func) in NAME_TAKERS and any(
                 isinstance(argument, ast.Constant) and argument.value == name for argument in node.args):
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and LAYOUT_STORES.get(node.attr) == name:
@@ -212,15 +212,6 @@ def reached_otherwise(statement: ast.AST, name: str) -> bool:
         if is_matmul(node) and name == "matmul":
             return True
     return False
-
-
-def attribute_taker(node: ast.AST) -> str | None:
-    """``getattr``, ``operator.attrgetter``, ``methodcaller`` (however imported): the name a call is made by."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def forbidden_violations(statement: ast.AST, function: str, forbidden: Sequence[str], mine: set[str]) -> Iterable[str]:

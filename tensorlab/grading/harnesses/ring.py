@@ -29,7 +29,7 @@ rank and the step named, instead of waiting forever:
 - an exception a rank raised is raised again (the first rank's, in the order they run), its message
   prefixed with the rank.
 
-The sandbox loads this file by path (``Rules.harness``) and calls ``ring_case(function, arguments)`` for
+The sandbox loads this file by path (``Rules.harness``) and calls ``launch(function, arguments)`` for
 each case, ``arguments`` being ``(inputs,)``. It imports only NumPy and the standard library, never
 tensorlab or the grader (and holds no answer: the references are tensorlab's simulator, in the exercise's
 tasks.py).
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["STEP_SECONDS", "Ring", "run_ring", "ring_case"]
+__all__ = ["STEP_SECONDS", "Ring", "launch", "run_ring"]
 
 STEP_SECONDS = 60.0  # a guard, never a verdict: the sandbox's timeout (seconds per function) stops a looping rank first
 Message = tuple[int, int, int, int, int]  # (step, source, target, chunk_index, nbytes)
@@ -212,7 +212,7 @@ def run_ring(program: Callable[..., Any], inputs: Sequence[Any]) -> tuple[list[A
     return _Run(len(inputs)).run(program, list(inputs))
 
 
-def ring_case(function: Callable[..., Any], arguments: tuple) -> tuple[list[Any], list[Message]]:
+def launch(function: Callable[..., Any], arguments: tuple) -> tuple[list[Any], list[Message]]:
     """The sandbox's call for one case: ``arguments`` is ``(inputs,)``, one input per rank."""
     (inputs,) = arguments
     return run_ring(function, inputs)
