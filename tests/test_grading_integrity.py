@@ -263,3 +263,26 @@ def test_the_ring_harness_records_what_was_sent_and_refuses_a_broken_protocol() 
         run_ring(one_step_too_many, [np.zeros(1)] * 3)
     with pytest.raises(TypeError):
         run_ring(lambda rank, n, data, ring: ring.exchange(0, [1.0]), [np.zeros(1)] * 2)
+
+
+def test_check_draws_a_small_failing_case_in_a_notebook_and_runs_nothing_for_a_large_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import IPython
+    import IPython.display
+
+    from tensorlab.grading.check import draw_failure
+
+    shown: list[object] = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())  # as inside a notebook's kernel
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    calls: list[int] = []
+
+    def tripled(x: np.ndarray) -> np.ndarray:
+        calls.append(x.size)
+        return x * 3
+
+    cases = doubled_task().public_cases()
+    draw_failure(tripled, cases, 0)
+    assert len(shown) == 1 and "<svg" in shown[0].data  # type: ignore[attr-defined]
+    draw_failure(tripled, cases, len(cases) - 1)  # the large case: too big to draw, so not run in the kernel
+    assert calls == [3] and len(shown) == 1

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_CELLS", "failure_svg"]
+__all__ = ["MAX_CELLS", "drawable", "failure_svg"]
 
 MAX_CELLS = 64
 
 
 def drawable(value: Any) -> bool:
+    """A small array of numbers (at most 3 dims, ``MAX_CELLS`` elements): what a grid can show."""
     return isinstance(value, np.ndarray) and value.ndim <= 3 and 0 < value.size <= MAX_CELLS and value.dtype.kind in "biuf"
 
 
