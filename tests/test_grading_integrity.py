@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tensorlab.grading import CheckFailed, Tolerance, public_case
+from tensorlab.grading import CheckFailed, Tolerance, plain, public_case
 from tensorlab.grading.check import SEEN_FAILURES, check_cells
 from tensorlab.grading.compare import difference, pasteable
 from tensorlab.grading.extract import program_of
@@ -79,8 +79,6 @@ def test_no_verdict_depends_on_the_clock() -> None:
     def verdict(large_lines: int, seconds: float) -> str:
         rows = lines(large_lines, seconds)
         for row, case in zip(rows, cases, strict=True):
-            from tensorlab.grading import plain
-
             row["value"] = plain.encode(case.expected)
         return judge(graded, cases, rows, "exited", 10.0).outcome
 

@@ -87,3 +87,10 @@ def test_the_known_mistakes_were_fingerprinted_from_these_cases_and_mutants(exer
     written = json.loads((folder.path / MISCONCEPTIONS_FILE).read_text())
     assert written["made_from"] == made_from(folder), (
         f"misconceptions.json is stale: run tensorlab exercise misconceptions exercises/{exercise}")
+
+
+@pytest.mark.parametrize(("exercise", "function"), ALL_FUNCTIONS, ids=[f"{e}-{f}" for e, f in ALL_FUNCTIONS])
+def test_every_function_has_two_correct_alternatives(exercise: str, function: str) -> None:
+    """A false negative weighs as much as a false positive: at least two other right answers keep full marks."""
+    own = [alternative for alternative in FOLDERS[exercise].alternatives() if alternative.function == function]
+    assert len(own) >= 2, f"{function} has {len(own)} correct alternatives"

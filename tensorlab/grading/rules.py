@@ -227,15 +227,9 @@ def forbidden_violations(statement: ast.AST, function: str, forbidden: Sequence[
 
 def own_names(statements: Sequence[ast.stmt]) -> set[str]:
     """Every name the code binds itself: definitions, parameters, assignment targets, imports."""
-    names = set[str]().union(*(bound_names(statement) for statement in statements))
-    for node in (node for statement in statements for node in ast.walk(statement)):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-    return names
+    names = own_variables(statements).union(*(bound_names(statement) for statement in statements))
+    return names | {node.name for statement in statements for node in ast.walk(statement)
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 
 def own_variables(statements: Sequence[ast.stmt]) -> set[str]:

@@ -277,8 +277,9 @@ LINE_CAP = 100_000  # a call that runs more learner lines is stopped: it loops, 
 class LineCounter:
     """A tracer that counts the lines of learner code executed: calls and lines in frames whose code came
     from a notebook cell (their functions, lambdas, comprehensions and callbacks run from NumPy or
-    ``sorted``), nothing of NumPy's or the grader's. Past ``LINE_CAP`` every learner line raises, so even
-    code that catches the first exception leaves quickly; the count says what happened."""
+    ``sorted``), nothing of NumPy's or the grader's. Past ``LINE_CAP`` it raises in the learner's frame
+    (Python then drops the tracer): the count, already over any limit, says what happened, and code that
+    catches the exception runs on untraced until the timeout."""
 
     def __init__(self) -> None:
         self.lines = 0

@@ -79,7 +79,7 @@ class FunctionResult:
     cases: int
     compute_seconds: float  # time spent inside the learner's function, for the benchmark
     hint: str = ""  # a question that points at the concept, for a failure (check() shows it when it repeats)
-    fingerprint: str = ""  # the digest of its outcomes on the public cases (misconceptions.py)
+    fingerprint: str = ""  # for wrong values: the digest of its outcomes on the public cases (misconceptions.py)
     misconception: str = ""  # the known mistake those outcomes match, with its nudge ("" if none)
 
     @property
@@ -320,14 +320,16 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
     rules, points = graded.rules, graded.points
     seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
 
-    digest = fingerprint([outcome_key(outcome_of(line)) for case, line in zip(cases, lines, strict=False) if case.visible])
-
     def result(outcome: str, message: str, passed: int) -> FunctionResult:
         score = points if outcome == "passed" else 0.0
-        hint = rules.hint if outcome == "wrong" else ""
+        if outcome != "wrong":  # a hint, a fingerprint and a known mistake are for wrong values only
+            return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds)
+        digest = fingerprint([outcome_key(outcome_of(line)) for case, line in zip(cases, lines, strict=False)
+                              if case.visible])
         known = next((name.replace("-", " ") + (f": {nudge}" if nudge else "") for found, name, nudge in rules.misconceptions
-                      if found == digest), "") if outcome == "wrong" else ""
-        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds, hint, digest, known)
+                      if found == digest), "")
+        return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds, rules.hint,
+                              digest, known)
 
     called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
     if called:
