@@ -15,6 +15,10 @@ LAB_ARGS ?=
 STUDENT_DIR ?= build/student
 # Jupyter refuses to run as root (containers, CI) unless told that it is on purpose.
 LAB_AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+# The student's JupyterLab has none of nbgrader (a dependency of tensorlab, whose formgrader, course list and
+# create-assignment menus fail with no course configured): these settings switch it off for this launch
+# only, outranking the environment's (JUPYTER_CONFIG_PATH); your own `jupyter lab` keeps it.
+STUDENT_JUPYTER_CONFIG := $(CURDIR)/autograder/student-jupyter-config
 
 CHROMIUM := /usr/bin/chromium
 # PostgreSQL's server binaries, for the gradebook tests against a real server.
@@ -62,7 +66,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 lab: $(STAMP)
 	$(BIN)/tensorlab student-tree $(STUDENT_DIR)
-	$(BIN)/jupyter lab --notebook-dir=$(STUDENT_DIR) --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
+	JUPYTER_CONFIG_PATH=$(STUDENT_JUPYTER_CONFIG) $(BIN)/jupyter lab --notebook-dir=$(STUDENT_DIR) --ServerApp.ip=$(LAB_IP) --ServerApp.port=$(LAB_PORT) $(LAB_AS_ROOT) $(LAB_ARGS)
 
 # Lint (ruff, mypy) and tests all run, so one report shows all; any failure (pytest's exit 5, "no tests
 # collected", included) fails the target.

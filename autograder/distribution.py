@@ -2,9 +2,15 @@
 
     OUT/README.md           the two commands: set up, then open the course
     OUT/Makefile            ``make lab`` does both (where make exists)
+    OUT/jupyter-config/     the student's JupyterLab settings: none of nbgrader (STUDENT_JUPYTER_CONFIG)
     OUT/requirements.txt    tensorlab from the wheel below; OUT/constraints.txt pins torch (and the rest)
     OUT/wheels/             tensorlab's wheel, built from a clean copy of the project's tracked files
     OUT/course/             the student tree: walkthroughs, released exercises, their public cases
+
+nbgrader comes with tensorlab, and its instructor menus (formgrader, course list, create assignment)
+would show in the student's JupyterLab and fail there; a student off a hub needs none of nbgrader. The
+launch command sets ``JUPYTER_CONFIG_PATH=jupyter-config``, whose settings outrank the environment's,
+for that launch only.
 
 The instructor's exercise folders (tasks, mutants, solutions) never enter it, and the result is
 checked before it is written out: a file named like an answer key, or a solution marker in any
@@ -22,7 +28,10 @@ from pathlib import Path
 from .course import Course
 from .student_tree import REPO_ROOT, build_student_tree
 
-__all__ = ["answer_keys_in", "build_wheel", "publish"]
+__all__ = ["STUDENT_JUPYTER_CONFIG", "answer_keys_in", "build_wheel", "publish"]
+
+# The settings of every student launch off a hub (``make lab`` here, the distribution's commands).
+STUDENT_JUPYTER_CONFIG = Path("autograder", "student-jupyter-config")
 
 README = """\
 # {course_id}: the course
@@ -30,10 +39,14 @@ README = """\
 Two commands, in this folder (Python 3.10 or newer):
 
     python3 -m venv .venv && .venv/bin/pip install -c constraints.txt -r requirements.txt
-    .venv/bin/jupyter lab course
+    JUPYTER_CONFIG_PATH=jupyter-config .venv/bin/jupyter lab course
 
-(On Windows: `py -m venv .venv`, `.venv\\Scripts\\pip ...` and `.venv\\Scripts\\jupyter lab course`.
+(On Windows, in PowerShell: `py -m venv .venv`, `.venv\\Scripts\\pip ...`, then
+`$env:JUPYTER_CONFIG_PATH = "jupyter-config"; .venv\\Scripts\\jupyter lab course`.
 Where `make` exists, `make lab` runs both.)
+
+`JUPYTER_CONFIG_PATH=jupyter-config` switches off, for this launch only, the instructor's menus of
+nbgrader (installed with tensorlab, not needed here: you hand in on your course's website).
 
 In JupyterLab, open a walkthrough (`NN-topic.ipynb`), then its exercise in `exercises/`. Each
 exercise's test cells run `check(...)`: the same rules and comparison as the grader, on the public
@@ -42,9 +55,11 @@ From a terminal: `.venv/bin/tensorlab check course/exercises/NN-topic/NOTEBOOK.i
 """
 
 MAKEFILE = """\
-# `make lab`: set up the environment once, then open the course in JupyterLab.
+# `make lab`: set up the environment once, then open the course in JupyterLab, with nbgrader's
+# instructor menus switched off by jupyter-config/ (for this launch only). LAB_ARGS: more options.
+LAB_ARGS ?=
 lab: .venv/.installed
-\t.venv/bin/jupyter lab course
+\tJUPYTER_CONFIG_PATH="$(CURDIR)/jupyter-config" .venv/bin/jupyter lab course $(LAB_ARGS)
 
 .venv/.installed: requirements.txt constraints.txt
 \ttest -x .venv/bin/python || python3 -m venv .venv
@@ -129,6 +144,7 @@ def publish(course: Course, out: Path, make_zip: bool = False, repo: Path = REPO
         (staged / "constraints.txt").write_text(pinned_constraints(repo))
         (staged / "README.md").write_text(README.format(course_id=course.course_id))
         (staged / "Makefile").write_text(MAKEFILE)
+        shutil.copytree(repo / STUDENT_JUPYTER_CONFIG, staged / "jupyter-config")
         leaks = answer_keys_in(staged / "course") + wheel_answer_keys(wheel)
         if leaks:
             raise RuntimeError("refusing to publish, answer keys found: " + "; ".join(leaks[:5]))

@@ -89,7 +89,8 @@ def test_distribution_is_the_tree_the_wheel_and_two_commands(distribution: Path)
     readme = (distribution / "README.md").read_text()
     commands = [line.strip() for line in readme.splitlines() if line.startswith("    ")]
     assert commands[:2] == ["python3 -m venv .venv && .venv/bin/pip install -c constraints.txt -r requirements.txt",
-                            ".venv/bin/jupyter lab course"]
+                            "JUPYTER_CONFIG_PATH=jupyter-config .venv/bin/jupyter lab course"]
+    assert (distribution / "jupyter-config" / "labconfig" / "page_config.json").is_file()  # no nbgrader menus
     (wheel,) = (distribution / "wheels").glob("tensorlab-*.whl")
     assert (distribution / "requirements.txt").read_text().strip() == f"./wheels/{wheel.name}"
     pins = [line.split("==")[0].lower() for line in (distribution / "constraints.txt").read_text().splitlines()

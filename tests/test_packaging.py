@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -106,17 +107,22 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def make_lab_commands(port: int, token: str, student_dir: Path) -> tuple[list[str], list[str]]:
-    """The commands `make lab` runs (read with `make -n`): build the student tree, then serve it headless."""
+def make_lab_commands(port: int, token: str, student_dir: Path) -> tuple[list[str], list[str], dict[str, str]]:
+    """The commands `make lab` runs (read with `make -n`): build the student tree, then serve it headless, with
+    the environment settings the serving line starts with (JUPYTER_CONFIG_PATH: the student's settings)."""
     dry_run = subprocess.run(
         ["make", "-n", "lab", f"BIN={BIN}", f"LAB_PORT={port}", f"STUDENT_DIR={student_dir}",
          f"LAB_ARGS=--no-browser --ServerApp.token={token} --ServerApp.port_retries=0"],
         cwd=REPO_ROOT, capture_output=True, text=True, check=True,
     )
     commands = [shlex.split(line) for line in dry_run.stdout.splitlines()]
+    settings = [dict(word.split("=", 1) for word in itertools.takewhile(
+        lambda word: word.split("=", 1)[0].isidentifier() and "=" in word, command)) for command in commands]
+    commands = [command[len(setting):] for command, setting in zip(commands, settings, strict=True)]
     (build,) = [command for command in commands if command[:2] == [f"{BIN}/tensorlab", "student-tree"]]
-    (serve,) = [command for command in commands if command[:2] == [f"{BIN}/jupyter", "lab"]]
-    return build, serve
+    ((serve, env),) = [(command, setting) for command, setting in zip(commands, settings, strict=True)
+                       if command[:2] == [f"{BIN}/jupyter", "lab"]]
+    return build, serve, env
 
 
 def get_json(url: str, token: str) -> object:
@@ -127,10 +133,11 @@ def get_json(url: str, token: str) -> object:
 
 def test_make_lab_serves_the_student_tree(tmp_path: Path) -> None:
     port, token, student_dir = free_port(), secrets.token_hex(16), tmp_path / "student"
-    build, serve = make_lab_commands(port, token, student_dir)
+    build, serve, settings = make_lab_commands(port, token, student_dir)
     assert build[2:] == [str(student_dir)]
     assert "--ServerApp.ip=127.0.0.1" in serve and f"--notebook-dir={student_dir}" in serve
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    assert list(settings) == ["JUPYTER_CONFIG_PATH"]  # no nbgrader menus: tests/test_student_lab.py
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), **settings)
     subprocess.run(build, cwd=REPO_ROOT, env=env, check=True, capture_output=True)
     log = (tmp_path / "lab.log").open("w")
     server = subprocess.Popen(serve, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

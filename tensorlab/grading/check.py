@@ -7,7 +7,7 @@ reference cannot be imported), the same comparison; the autograder adds hidden c
 check that passes here fails in grading only on a hidden random case, never because the two
 disagree about the rules. The code it grades is what
 the kernel ran: the notebook's cells from the kernel's history (outside IPython, the function's
-module). It prints what passed, or stops with feedback in tiers, written for a learner:
+module). It prints what passed, or feedback in tiers, written for a learner:
 
 1. the failing call, whole, as code to paste into a cell (or, when its inputs are too long to print,
    ``args = public_case(name, number)``), what is wrong with the result, and the sentence of the
@@ -17,7 +17,10 @@ module). It prints what passed, or stops with feedback in tiers, written for a l
 3. a third time, when the answer returns on every public case exactly what a known wrong reading
    returns (an exercise's mutant, ``misconceptions.py``): that mistake, named, with its nudge.
 
-Feedback only: the score is computed by the autograder, outside the notebook's kernel.
+Feedback only: the score is computed by the autograder, outside the notebook's kernel. So a failing
+check never stops the notebook: its verdict goes to stderr (Jupyter shows it red) and the next cells
+still run under Run All. ``check_cells``, the same grading for the grader and ``tensorlab check``,
+raises ``CheckFailed`` instead.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +41,7 @@ from .public_cases import CASES_FILE, PublicCasesError, read_cases_file
 from .tasks import Case
 from .verify import FunctionResult, Grading, verify_program
 
-__all__ = ["CheckFailed", "check", "check_cells", "public_case"]
+__all__ = ["CheckFailed", "Verdict", "check", "check_cells", "public_case"]
 
 SEEN_FAILURES: dict[str, tuple[str, int]] = {}  # function name -> its last failure's message, and how often in a row
 
@@ -92,10 +96,41 @@ def public_cases(path: Path | None = None) -> tuple[Grading, dict[str, list[Case
         raise CheckFailed(f"✗ {error}") from None
 
 
-def check(name: str, function: Callable[..., Any]) -> None:
-    """Grade ``function`` on the public cases of the graded function called ``name``, as the autograder does."""
-    grading, cases = public_cases()
-    if name not in cases:  # an unknown name is the notebook's mistake: say so before anything runs
+@dataclass(frozen=True)
+class Verdict:
+    """What ``check()`` returns: true when it passed. It has already printed itself, so as a cell's last
+    value it shows nothing (no ``Out[]`` repeating the verdict); ``assert check(...)`` still works."""
+
+    passed: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def _ipython_display_(self) -> None:
+        """Nothing: the verdict was printed when the check ran."""
+
+
+def check(name: str, function: Callable[..., Any]) -> Verdict:
+    """Grade ``function`` on the public cases of the graded function called ``name``, as the autograder does;
+    print the verdict and return it, never raise it: the grade is computed outside the kernel, so a failing
+    check has nothing to stop."""
+    cases: dict[str, list[Case]] = {}
+    try:
+        grading, cases = public_cases()
+        passed = check_cells(name, cells_to_grade(name, function, cases), (grading, cases))
+    except CheckFailed as failure:
+        print(failure, file=sys.stderr, flush=True)  # flushed, so it shows above the drawing
+        if failure.result is not None and failure.result.outcome == "wrong":
+            draw_failure(function, cases[name], failure.result.cases_passed)
+        return Verdict(False, str(failure))
+    return Verdict(True, passed)
+
+
+def cells_to_grade(name: str, function: Callable[..., Any], cases: dict[str, list[Case]]) -> dict[int, str]:
+    """The code the kernel ran, with ``function`` under ``name``; CheckFailed for the notebook's own mistakes
+    (an unknown name, something that is not a function), before anything runs."""
+    if name not in cases:
         raise CheckFailed(f"✗ no graded function called {name!r} in this exercise; known: {', '.join(cases)}")
     if not callable(function):
         raise CheckFailed(f"✗ {name}: expected a function, got {type(function).__name__}")
@@ -103,12 +138,7 @@ def check(name: str, function: Callable[..., Any]) -> None:
     alias = getattr(function, "__name__", name)
     if alias != name and alias.isidentifier():  # ``check("f", g)``: grade g's code under the name f
         cells[max(cells, default=0) + 1] = f"{name} = {alias}"
-    try:
-        check_cells(name, cells, (grading, cases))
-    except CheckFailed as failure:
-        if failure.result is not None and failure.result.outcome == "wrong":
-            draw_failure(function, cases[name], failure.result.cases_passed)
-        raise
+    return cells
 
 
 def draw_failure(function: Callable[..., Any], cases: list[Case], number: int) -> None:
@@ -131,15 +161,18 @@ def draw_failure(function: Callable[..., Any], cases: list[Case], number: int) -
         display(SVG(picture))
 
 
-def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[str, list[Case]]] | None = None) -> None:
-    """Grade the function ``name`` that these code cells define, on the public cases; raise CheckFailed if wrong."""
+def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[str, list[Case]]] | None = None) -> str:
+    """Grade the function ``name`` that these code cells define, on the public cases; print and return the pass
+    line, or raise CheckFailed (the grader and ``tensorlab check`` count failures; ``check()`` prints them)."""
     grading, cases = public or public_cases()
     one = Grading(grading.notebook, (grading.find(name),), grading.timeout, grading.memory_mb)
     (result,) = verify_program(program_of(cells), one, {name: cases[name]}).functions
     if result.outcome != "passed":
         raise CheckFailed(f"✗ {name}: {result.message}{tiers(result)}", result)
     SEEN_FAILURES.pop(name, None)
-    print(f"✓ {name}: all {result.cases} checks passed (the rules, and {result.cases} public cases run as the grader runs them)")
+    passed = f"✓ {name}: all {result.cases} checks passed (the rules, and {result.cases} public cases run as the grader runs them)"
+    print(passed)
+    return passed
 
 
 def tiers(result: FunctionResult) -> str:
