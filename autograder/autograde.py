@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 import time
 import warnings
 import zlib
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -31,6 +33,7 @@ from tensorlab.grading.tasks import Case
 from tensorlab.grading.verify import Grading, NotebookResult, verify_notebook
 
 from .course import Course
+from .exercise import ExerciseError
 
 __all__ = ["AutogradeSummary", "autograde"]
 
@@ -49,14 +52,41 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def up_to_date(course: Course, student: str, assignment: str) -> bool:
+def up_to_date(course: Course, student: str, assignment: str, recorded: dict[str, dict[str, float | None]]) -> bool:
+    """Already graded: the results file is for this very notebook (its hash) and the gradebook holds
+    the same scores. The gradebook is what export and the formgrader read, so a results file alone
+    (a fresh or replaced gradebook, a course whose gradebook was elsewhere) does not count: such a
+    submission is graded again, which costs a fraction of a second and trusts nothing stale."""
     results = course.results_path(student, assignment)
     if not results.exists():
         return False
     try:
-        return json.loads(results.read_text())["sha256"] == file_hash(course.submission(student, assignment))
-    except (json.JSONDecodeError, KeyError, OSError):
+        data = json.loads(results.read_text())
+        if data["sha256"] != file_hash(course.submission(student, assignment)):
+            return False
+        grading = course.exercise(assignment)
+        scores = {grading.find(f["name"]).grade_id: float(f["score"]) for f in data["functions"]}
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, OSError):
         return False
+    held = recorded.get(student, {})
+    return all(held.get(grade_id) is not None and math.isclose(held[grade_id], score, abs_tol=1e-9)  # type: ignore[arg-type]
+               for grade_id, score in scores.items())
+
+
+def recorded_scores(gradebook: object, assignment: str) -> dict[str, dict[str, float | None]]:
+    """Student -> grade cell -> auto score of every submission of ``assignment`` in the gradebook, in one query."""
+    from nbgrader.api import Assignment, BaseCell, Grade, SubmittedAssignment, SubmittedNotebook
+
+    rows = (gradebook.db.query(SubmittedAssignment.student_id, BaseCell.name, Grade.auto_score)  # type: ignore[attr-defined]
+            .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
+            .join(SubmittedNotebook, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+            .join(Grade, Grade.notebook_id == SubmittedNotebook.id)
+            .join(BaseCell, BaseCell.id == Grade.cell_id)
+            .filter(Assignment.name == assignment))
+    found: dict[str, dict[str, float | None]] = {}
+    for student, cell, score in rows:
+        found.setdefault(student, {})[cell] = score
+    return found
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -114,12 +144,15 @@ def record(gradebook: object, course: Course, student: str, assignment: str, res
 
 class Progress:
     """tqdm's bar (rate and time left) on a terminal; elsewhere (logs, CI, a Kubernetes job) one line
-    per submission, with the same count and estimate. ``label`` names the shard."""
+    per submission, with the same count and estimate. ``label`` names the shard. The time is measured
+    here (``clock``), not read from tqdm, which keeps no time when it is disabled."""
 
-    def __init__(self, total: int, stream: TextIO, label: str = "") -> None:
+    def __init__(self, total: int, stream: TextIO, label: str = "",
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         from tqdm import tqdm
 
-        self.total, self.done, self.stream, self.label = total, 0, stream, label
+        self.total, self.done, self.stream, self.label, self.clock = total, 0, stream, label, clock
+        self.started = clock()
         self.lines = not stream.isatty()
         self.bar = tqdm(total=total, file=stream, desc=label or "autograde", unit="submission", disable=self.lines)
 
@@ -127,7 +160,7 @@ class Progress:
         self.done += 1
         self.bar.update(1)
         if self.lines:
-            elapsed = self.bar.format_dict["elapsed"]
+            elapsed = self.clock() - self.started
             left = elapsed / self.done * (self.total - self.done)
             prefix = f"{self.label} " if self.label else ""
             self.stream.write(f"{prefix}[{self.done}/{self.total}] {student}/{assignment}: {score:g}/{max_score:g} "
@@ -154,9 +187,9 @@ def parse_shard(text: str) -> tuple[int, int]:
     try:
         index, count = (int(part) for part in text.split("/"))
     except ValueError:
-        raise SystemExit(f"--shard takes I/N (for example 0/4), not {text!r}") from None
+        raise ExerciseError(f"--shard takes I/N (for example 0/4), not {text!r}") from None
     if not 0 <= index < count:
-        raise SystemExit(f"--shard {text}: I must be at least 0 and below N")
+        raise ExerciseError(f"--shard {text}: I must be at least 0 and below N (for example 0/4)")
     return index, count
 
 
@@ -171,16 +204,19 @@ def autograde(course: Course, assignments: list[str], jobs: int = 1, timeout: fl
     chose ``"process"`` (the Python-level guards only). Each result records which one graded it.
     """
     started = time.perf_counter()
+    course.require(assignments)
     isolation = choose(isolation)
     seed = course.secret_seed
     with course.gradebook() as gradebook:
         released = {assignment.name for assignment in gradebook.assignments}
-        for assignment in assignments:
-            if assignment not in released:
-                raise SystemExit(f"{assignment} is not in the gradebook: run `tensorlab course release` first")
+        unreleased = [assignment for assignment in assignments if assignment not in released]
+        if unreleased:
+            raise ExerciseError(f"{', '.join(unreleased)} not released yet (not in the gradebook): run "
+                                f"`tensorlab course release {course.root} {' '.join(unreleased)}` first")
         assignments = assignments or [name for name in course.assignments() if name in released]
         submissions = [(s, a) for s, a in course.submissions(assignments) if in_shard(s, shard)]
-        todo = [(s, a) for s, a in submissions if force or not up_to_date(course, s, a)]
+        recorded = {a: recorded_scores(gradebook, a) for a in assignments} if not force else {}
+        todo = [(s, a) for s, a in submissions if force or not up_to_date(course, s, a, recorded[a])]
         cases = {a: course.folder(a).cases(seed) for a in {a for _, a in todo}}
         gradings = {a: course.exercise(a) for a in cases}
         progress = Progress(len(todo), stream, f"shard {shard[0]}/{shard[1]}" if shard else "")

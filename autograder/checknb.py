@@ -7,26 +7,41 @@ is printed with its message. Nothing here is secret, so it needs no course direc
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from tensorlab.grading.public_cases import CASES_FILE, PublicCasesError, read_cases_file
 from tensorlab.grading.verify import verify_notebook
 
+from .exercise import ExerciseError
+
 __all__ = ["check_notebook"]
 
 
-def check_notebook(path: Path, timeout: float | None = None, cases_path: Path | None = None) -> int:
-    """Print each graded function's verdict on the public cases; 0 when all pass, 1 when not, 2 on bad input."""
+def readable(path: Path) -> None:
+    """``path`` is a notebook file nbformat can read, or one line saying what it is instead."""
+    import nbformat
+
     if not path.is_file():
-        print(f"{path}: no such notebook", file=sys.stderr)
-        return 2
+        what = "a folder, not a notebook" if path.is_dir() else "no such notebook"
+        raise ExerciseError(f"{path}: {what}: give the saved .ipynb file, e.g. tensorlab check broadcasting.ipynb")
+    try:
+        nbformat.read(str(path), as_version=4)
+    except Exception as error:  # nbformat raises several kinds (JSON, schema, encoding)
+        raise ExerciseError(f"{path}: not a notebook ({type(error).__name__}); save it again from Jupyter, or "
+                            "fetch a fresh copy of the exercise") from None
+
+
+def check_notebook(path: Path, timeout: float | None = None, cases_path: Path | None = None) -> int:
+    """Print each graded function's verdict on the public cases; 0 when all pass, 1 when not.
+
+    Bad input (no such file, a file that is not a notebook, no or broken public cases) is an
+    ExerciseError, one line: a student must not read "0 points" for a file they mistyped."""
+    readable(path)
     try:
         grading, cases = read_cases_file(cases_path or path.parent / CASES_FILE)
     except PublicCasesError as error:
-        print(error, file=sys.stderr)
-        return 2
+        raise ExerciseError(str(error)) from None
     if timeout is not None:
         grading = replace(grading, timeout=timeout)
     result = verify_notebook(path, grading, cases)

@@ -9,12 +9,38 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = ["main"]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with options before or after the positional names (``autograde DIR --jobs 2 04-x``),
+    and a usage error as one line naming the subcommand and its own usage (a UsageError)."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def] - argparse's signature
+        if self._subparsers is not None or self._intermixing:  # a parser of subcommands: argparse's own way
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True  # parse_known_intermixed_args calls this method again, twice
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+        if extras:  # said here, with this subcommand's usage, not by the top-level parser with its own
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    def error(self, message: str) -> NoReturn:
+        from .exercise import UsageError
+
+        usage = " ".join(self.format_usage().split())
+        raise UsageError(f"{self.prog}: error: {message} ({usage}; more: {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tensorlab", description="tensorlab course tools")
+    parser = Parser(prog="tensorlab", description="tensorlab course tools")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command")
 
@@ -47,12 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     def step(name: str, help_text: str) -> argparse.ArgumentParser:
         sub = steps.add_parser(name, help=help_text)
         sub.add_argument("directory", type=Path, help="the course directory")
-        sub.add_argument("--db", help="gradebook SQLAlchemy URL (default: sqlite:///DIR/gradebook.db)")
+        sub.add_argument("--db", help="gradebook SQLAlchemy URL (default: the course's own DIR/gradebook.db; a relative "
+                         "SQLite path is relative to DIR)")
         return sub
 
     init = step("init", "create a course directory from exercises/")
     init.add_argument("--exercises", type=Path, help="folder of exercises (default: the repository's exercises/)")
-    init.add_argument("--course-id", default="tensorlab")
+    init.add_argument("--course-id", help="nbgrader's course id (default: tensorlab, or the one the course has)")
+    init.add_argument("--force", action="store_true", help="on an existing course, change its --db or --course-id")
     step("release", "generate the student versions (nbgrader generate_assignment)").add_argument("assignments", nargs="*")
     collect = step("zip-collect", "unpack an LMS download into submitted/ (nbgrader zip_collect)")
     collect.add_argument("archive", type=Path)
@@ -85,13 +113,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_course_step(args: argparse.Namespace) -> int:
     from .course import Course, init_course, release, zip_collect
+    from .exercise import ExerciseError
 
     if args.step == "init":
         options = {"exercises": args.exercises} if args.exercises else {}
-        course = init_course(args.directory, db_url=args.db, course_id=args.course_id, **options)
+        course = init_course(args.directory, db_url=args.db, course_id=args.course_id, force=args.force, **options)
         print(f"course {args.directory} with {', '.join(course.assignments())}")
         return 0
     course = Course(args.directory, args.db)
+    # every mistake that can be seen before a step starts is refused here, so the step changes nothing
+    shard = None
+    if args.step == "autograde" and args.shard:
+        from .autograde import parse_shard
+
+        shard = parse_shard(args.shard)
+    named = {"release": "assignments", "autograde": "assignments", "zip-collect": "assignment"}.get(args.step)
+    chosen = getattr(args, named) if named else []
+    course.require([chosen] if isinstance(chosen, str) else chosen)
+    if args.step == "zip-collect" and not args.archive.is_file():
+        raise ExerciseError(f"{args.archive}: no such archive: give the .zip the LMS downloaded")
     if args.step == "release":
         release(course, args.assignments)
         print(f"released to {args.directory / 'release'}")
@@ -104,9 +144,8 @@ def run_course_step(args: argparse.Namespace) -> int:
         students = zip_collect(course, args.archive, args.assignment)
         print(f"{len(students)} submissions of {args.assignment}: {', '.join(students)}")
     elif args.step == "autograde":
-        from .autograde import autograde, parse_shard
+        from .autograde import autograde
 
-        shard = parse_shard(args.shard) if args.shard else None
         summary = autograde(course, args.assignments, args.jobs, args.timeout, args.force, shard=shard,
                             isolation=args.isolation)
         print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s, "
@@ -152,13 +191,19 @@ def run_exercise_step(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; a user's mistake is one line on stderr and exit status 2, never a traceback."""
     from tensorlab.grading.isolation import IsolationUnavailableError
     from tensorlab.grading.public_cases import PublicCasesError
 
-    from .exercise import ExerciseError
+    from .exercise import ExerciseError, UsageError
 
     try:
         return run(argv)
+    except UsageError as error:  # already names the subcommand
+        print(error, file=sys.stderr)
+        return 2
+    # ExerciseError is tensorlab's own; the grading package's two, and the file errors the scaffold and
+    # the distribution raise for a folder in the way, say the same kind of thing
     except (ExerciseError, PublicCasesError, IsolationUnavailableError, FileNotFoundError, FileExistsError) as error:
         print(f"tensorlab: {error}", file=sys.stderr)
         return 2
@@ -181,11 +226,7 @@ def run(argv: list[str] | None = None) -> int:
     if args.command == "student-tree":
         from .student_tree import build_student_tree
 
-        try:
-            print(f"{args.directory}: {build_student_tree(args.directory, args.refresh).summary()}")
-        except FileNotFoundError as error:
-            print(error, file=sys.stderr)
-            return 2
+        print(f"{args.directory}: {build_student_tree(args.directory, args.refresh).summary()}")
         return 0
     if args.command == "course":
         return run_course_step(args)

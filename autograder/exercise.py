@@ -35,14 +35,22 @@ from tensorlab.grading.public_cases import encode_document
 from tensorlab.grading.tasks import Alternative, Case, Exercise, Mutant, Task
 from tensorlab.grading.verify import Graded, Grading
 
-__all__ = ["REPO_EXERCISES", "ExerciseFolder", "ExerciseError", "exercise_folders", "find_task", "folder_of", "load_folder"]
+__all__ = ["REPO_EXERCISES", "ExerciseFolder", "ExerciseError", "UsageError", "exercise_folders", "find_task", "folder_of", "load_folder"]
 
 REPO_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 MISCONCEPTIONS_FILE = "misconceptions.json"  # written by tensorlab exercise misconceptions (misconceptions.py)
 
 
 class ExerciseError(ValueError):
-    """What is wrong with an exercise folder, and in which file: one line for the instructor."""
+    """A mistake in what the command was given (an exercise folder, a course folder, an option, an
+    assignment's name), and what to do about it: the CLI prints it as one line, exit status 2.
+
+    The one class for a user's mistake, so the CLI never mistakes one for a bug (and a bug is
+    never hidden as one): raise it before anything is written."""
+
+
+class UsageError(ExerciseError):
+    """A command line argparse refused: the message already names the (sub)command and its usage."""
 
 
 def load_module(path: Path, name: str) -> ModuleType:

@@ -63,7 +63,8 @@ def course_config(course: Course, root: str | None = None) -> str:
     """The course's settings, from its ``tensorlab-course.json``; ``root`` is where the course folder
     lies on the hub (default: where it lies now)."""
     return COURSE_TEMPLATE.format(
-        course_id=course.course_id, root=root or str(course.root.resolve()), db_url=course.db_url,
+        course_id=course.course_id, root=root or str(course.root.resolve()),
+        db_url=course.db_url_under(root) if root else course.db_url,
         code_stub={"python": CODE_STUB},
         cell_timeout=CELL_TIMEOUT, kernel_start_timeout=KERNEL_START_TIMEOUT,
     )

@@ -200,7 +200,8 @@ def test_hub_config_writes_the_global_and_the_course_settings(tmp_path: Path, ca
     one = load_python_config(course / "hub" / "course_nbgrader_config.py")
     assert one.CourseDirectory.course_id == "tl101" == settings["course_id"]
     assert one.CourseDirectory.root == "/home/grader-tl101/tl101"
-    assert one.CourseDirectory.db_url == settings["db_url"]
+    assert settings["db_url"] == "sqlite:///gradebook.db"  # the course's own, relative to its folder
+    assert one.CourseDirectory.db_url == "sqlite:////home/grader-tl101/tl101/gradebook.db"  # where the hub has it
     assert one.ClearSolutions.code_stub == {"python": CODE_STUB}  # what the student tree shows too
     assert one.Execute.timeout == CELL_TIMEOUT > 30  # nbgrader's default is too tight for torch
     assert_nbgrader_accepts(one)

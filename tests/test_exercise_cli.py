@@ -111,7 +111,7 @@ def test_missing_folders_and_files(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "no exercise folders" in line and not (tmp_path / "course").exists()
     assert "is not a course directory" in one_line_error(capsys, "course", "release", str(tmp_path / "nope"))
     assert "no such notebook" in one_line_error(capsys, "check", str(tmp_path / "missing.ipynb"))
-    (tmp_path / "a.ipynb").write_text("{}")
+    nbformat.write(nbformat.v4.new_notebook(), str(tmp_path / "a.ipynb"))
     (tmp_path / "tensorlab-cases.json").write_text("not json")
     assert "is not JSON" in one_line_error(capsys, "check", str(tmp_path / "a.ipynb"))
     (tmp_path / "tensorlab-cases.json").write_text(json.dumps({"tensorlab_cases": 99}))

@@ -77,6 +77,7 @@ def test_shards_grade_each_submission_once_into_one_gradebook(postgres_url: str,
 
 def test_shards_split_the_students_stably() -> None:
     from autograder.autograde import in_shard, parse_shard
+    from autograder.exercise import ExerciseError
 
     students = [f"student{k}" for k in range(200)]
     shares = [[s for s in students if in_shard(s, (index, 3))] for index in range(3)]
@@ -84,5 +85,5 @@ def test_shards_split_the_students_stably() -> None:
     assert all(40 < len(share) < 100 for share in shares)
     assert parse_shard("2/3") == (2, 3)
     for bad in ("3/3", "-1/2", "x", "1/0"):
-        with pytest.raises(SystemExit):
+        with pytest.raises(ExerciseError):
             parse_shard(bad)
