@@ -151,7 +151,7 @@ def run_course_step(args: argparse.Namespace) -> int:
         print(f"graded {summary.graded} submissions ({summary.skipped} already graded) in {summary.seconds:.1f} s, "
               f"learner code isolated by {summary.isolation}")
     elif args.step == "feedback":
-        from .outputs import write_feedback
+        from .feedback import write_feedback
 
         print(f"{len(write_feedback(course))} feedback pages under {args.directory / 'feedback'}")
     elif args.step == "export":

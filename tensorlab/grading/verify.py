@@ -73,7 +73,7 @@ class FunctionResult:
     name: str
     score: float
     max_score: float
-    outcome: str  # passed, wrong, missing, crashed, timed out, forbidden
+    outcome: str  # passed, wrong, missing, crashed, timed out, forbidden, unreadable (the notebook itself)
     message: str  # for the learner: never describes a hidden case's inputs
     cases_passed: int
     cases: int
@@ -81,6 +81,10 @@ class FunctionResult:
     hint: str = ""  # a question that points at the concept, for a failure (check() shows it when it repeats)
     fingerprint: str = ""  # for wrong values: the digest of its outcomes on the public cases (misconceptions.py)
     misconception: str = ""  # the known mistake those outcomes match, with its nudge ("" if none)
+    # for wrong values, the first failing case, so feedback can show it beside the answer (feedback.py):
+    failed_case: int = 0  # its number, from 1 (0: none); a public one is public case ``failed_case`` too
+    failed_public: bool = False  # public: its call and clause may be shown; hidden: only ``problem``'s kind
+    problem: str = ""  # what is wrong with its result (a hidden case's: the kind of mistake, never a value)
 
     @property
     def feedback(self) -> str:
@@ -94,6 +98,7 @@ class NotebookResult:
     functions: list[FunctionResult]
     broken_cells: list[str]
     isolation: str = "process"  # what ran the learner's code: "namespaces" or "process" (isolation.py)
+    unreadable: str = ""  # why the file is not a notebook that can be read ("" when it was read)
 
     @property
     def score(self) -> float:
@@ -101,12 +106,12 @@ class NotebookResult:
 
     def to_json(self) -> dict:
         return {"functions": [asdict(result) for result in self.functions], "broken_cells": self.broken_cells,
-                "isolation": self.isolation}
+                "isolation": self.isolation, "unreadable": self.unreadable}
 
     @classmethod
     def from_json(cls, data: dict) -> NotebookResult:
         return cls([FunctionResult(**result) for result in data["functions"]], data["broken_cells"],
-                   str(data.get("isolation", "process")))
+                   str(data.get("isolation", "process")), str(data.get("unreadable", "")))
 
 
 def child_environment(workdir: str) -> dict[str, str]:
@@ -320,7 +325,7 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
     rules, points = graded.rules, graded.points
     seconds = float(sum(line.get("seconds", 0.0) for line in lines if isinstance(line.get("seconds"), (int, float))))
 
-    def result(outcome: str, message: str, passed: int) -> FunctionResult:
+    def result(outcome: str, message: str, passed: int, problem: str = "") -> FunctionResult:
         score = points if outcome == "passed" else 0.0
         if outcome != "wrong":  # a hint, a fingerprint and a known mistake are for wrong values only
             return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds)
@@ -329,7 +334,7 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
         known = next((name.replace("-", " ") + (f": {nudge}" if nudge else "") for found, name, nudge in rules.misconceptions
                       if found == digest), "")
         return FunctionResult(graded.name, score, points, outcome, message, passed, len(cases), seconds, rules.hint,
-                              digest, known)
+                              digest, known, passed + 1, cases[passed].visible, problem)
 
     called = sorted({name for line in lines for name in line.get("forbidden_called", [])})
     if called:
@@ -350,8 +355,9 @@ def judge(graded: Graded, cases: list[Case], lines: list[dict], ending: str, tim
                 message = (f"case {number + 1} of {len(cases)} failed\n  call:     {rules.describe_call(case.arguments, number + 1)}"
                            f"\n  problem:  {problem}{said}")
             else:
-                message = f"passes every public case but fails hidden case {number + 1} of {len(cases)}: {hidden_summary(problem)}"
-            return result("wrong", message, number)
+                problem = hidden_summary(problem)
+                message = f"passes every public case but fails hidden case {number + 1} of {len(cases)}: {problem}"
+            return result("wrong", message, number, problem)
     if len(lines) < len(cases):
         where = f"while running case {len(lines) + 1} of {len(cases)}"
         if ending == "timed out":
@@ -385,9 +391,20 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
 
 def verify_notebook(path: Path, exercise: Grading, cases: dict[str, list[Case]], timeout: float | None = None,
                     isolation: str = "auto") -> NotebookResult:
+    """Grade a saved notebook; a file that is not one (not JSON, not a notebook) scores zero as "unreadable", with
+    the reason, so feedback and the report can tell it from a notebook whose functions are wrong or missing."""
     try:
         program = read_program(path)
-    except Exception as error:  # an unreadable notebook scores zero, with a reason
-        program = Program(broken_cells=[f"the notebook could not be read: {type(error).__name__}: {error}"])
+    except Exception as error:  # whatever nbformat or a damaged notebook raises: the learner's file, not the grader
+        return unreadable_result(exercise, cases, f"{type(error).__name__}: {error}", choose(isolation))
     return verify_program(program, exercise, cases, timeout, isolation)
+
+
+def unreadable_result(exercise: Grading, cases: dict[str, list[Case]], reason: str, isolation: str) -> NotebookResult:
+    """Every function zero, each saying why: nothing ran, since nothing could be read."""
+    reason = reason if len(reason) <= SHOWN else reason[:SHOWN - 1] + "…"  # nbformat quotes the file's start
+    message = f"the notebook could not be read ({reason}): save it from Jupyter as .ipynb and submit it again"
+    return NotebookResult([FunctionResult(graded.name, 0.0, graded.points, "unreadable", message, 0,
+                                          len(cases[graded.name]), 0.0) for graded in exercise.graded],
+                          [], isolation, reason)
 
