@@ -32,7 +32,9 @@ from tensorlab.grading.isolation import choose
 from tensorlab.grading.tasks import Case
 from tensorlab.grading.verify import Grading, NotebookResult, verify_notebook
 
+from .collect import submission_time
 from .course import Course
+from .deadlines import naive_utc
 from .exercise import ExerciseError
 
 __all__ = ["AutogradeSummary", "autograde"]
@@ -131,11 +133,14 @@ def record(gradebook: object, course: Course, student: str, assignment: str, res
     grading = course.exercise(assignment)
     gradebook.update_or_create_student(student)
     try:
-        gradebook.find_submission(assignment, student)
+        submission = gradebook.find_submission(assignment, student)
     except MissingEntry:
         with warnings.catch_warnings():  # nbgrader's add_submission trips SQLAlchemy's autoflush notices
             warnings.simplefilter("ignore")
-            gradebook.add_submission(assignment, student)
+            submission = gradebook.add_submission(assignment, student)
+    when = submission_time(course, student, assignment)
+    if when is not None:  # formgrader shows when it was submitted (the late policy is applied by export)
+        submission.timestamp = naive_utc(when)
     for function in result.functions:
         grade = gradebook.find_grade(grading.find(function.name).grade_id, grading.notebook, assignment, student)
         grade.auto_score = function.score

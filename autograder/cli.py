@@ -82,9 +82,30 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--course-id", help="nbgrader's course id (default: tensorlab, or the one the course has)")
     init.add_argument("--force", action="store_true", help="on an existing course, change its --db or --course-id")
     step("release", "generate the student versions (nbgrader generate_assignment)").add_argument("assignments", nargs="*")
-    collect = step("zip-collect", "unpack an LMS download into submitted/ (nbgrader zip_collect)")
+    collect = step("zip-collect", "keep every notebook of an LMS download (Canvas, Moodle, Blackboard or "
+                   "<student>_<notebook>.ipynb) and put each student's submission that counts in submitted/")
     collect.add_argument("archive", type=Path)
     collect.add_argument("--assignment", required=True)
+    collect.add_argument("--pattern", help="your LMS's file names, as a regular expression with the group "
+                         "(?P<student>...) and optionally (?P<file>...) and (?P<timestamp>...)")
+    roster = steps.add_parser("roster", help="the class list: who the students are, and how an LMS names them")
+    roster_steps = roster.add_subparsers(dest="action", required=True)
+    roster_import = roster_steps.add_parser("import", help="replace the roster with a CSV's students (an id column, "
+                                            "name, email; other columns are LMS ids)")
+    roster_import.add_argument("directory", type=Path, help="the course directory")
+    roster_import.add_argument("csv", type=Path)
+    roster_import.add_argument("--db", help="gradebook SQLAlchemy URL (default: the course's own)")
+    deadline = step("deadline", "set an assignment's due date and late policy")
+    deadline.add_argument("assignment")
+    deadline.add_argument("--due", required=True, help="ISO 8601 time, UTC unless a zone is given: 2026-12-01T23:59")
+    deadline.add_argument("--late", choices=("none", "penalty", "refuse"), default="none",
+                          help="none: late counts, flagged (default); penalty: --penalty-per-day of the points per "
+                          "day late; refuse: the newest submission in time counts, only-late scores 0")
+    deadline.add_argument("--penalty-per-day", type=float, default=0.0, help="share of the points per day late (0.1)")
+    extend = step("extend", "give a student more time for an assignment")
+    extend.add_argument("assignment")
+    extend.add_argument("student")
+    extend.add_argument("--until", required=True, help="ISO 8601 time, UTC unless a zone is given")
     grade = step("autograde", "grade submissions out of kernel, in parallel, into the gradebook")
     grade.add_argument("assignments", nargs="*")
     grade.add_argument("--jobs", type=int, default=1, help="worker processes (submissions graded at once)")
@@ -112,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_course_step(args: argparse.Namespace) -> int:
-    from .course import Course, init_course, release, zip_collect
+    from .course import Course, init_course, release
     from .exercise import ExerciseError
 
     if args.step == "init":
@@ -127,7 +148,8 @@ def run_course_step(args: argparse.Namespace) -> int:
         from .autograde import parse_shard
 
         shard = parse_shard(args.shard)
-    named = {"release": "assignments", "autograde": "assignments", "zip-collect": "assignment"}.get(args.step)
+    named = {"release": "assignments", "autograde": "assignments", "zip-collect": "assignment", "deadline": "assignment",
+             "extend": "assignment"}.get(args.step)
     chosen = getattr(args, named) if named else []
     course.require([chosen] if isinstance(chosen, str) else chosen)
     if args.step == "zip-collect" and not args.archive.is_file():
@@ -140,9 +162,10 @@ def run_course_step(args: argparse.Namespace) -> int:
 
         written = publish(course, args.to or args.directory / "student-distribution", args.zip)
         print(f"student distribution in {written} (no solutions, no tasks: check it with `ls -R`)")
-    elif args.step == "zip-collect":
-        students = zip_collect(course, args.archive, args.assignment)
-        print(f"{len(students)} submissions of {args.assignment}: {', '.join(students)}")
+    elif args.step in ("zip-collect", "roster", "deadline", "extend"):
+        from .semester import run_semester_step
+
+        return run_semester_step(course, args)
     elif args.step == "autograde":
         from .autograde import autograde
 
@@ -155,7 +178,7 @@ def run_course_step(args: argparse.Namespace) -> int:
 
         print(f"{len(write_feedback(course))} feedback pages under {args.directory / 'feedback'}")
     elif args.step == "export":
-        from .outputs import export_csv
+        from .export import export_csv
 
         print(f"grades written to {export_csv(course, args.to)}")
     elif args.step == "report":

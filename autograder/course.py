@@ -1,11 +1,14 @@
 """The course directory: its layout, its settings, and the nbgrader steps that tensorlab wraps.
 
     DIR/nbgrader_config.py           nbgrader's settings (course root, gradebook URL)
-    DIR/tensorlab-course.json        the secret seed for random cases (keep it private)
+    DIR/tensorlab-course.json        the secret seed for random cases (keep it private), the gradebook URL
+    DIR/gradebook.db                 nbgrader's gradebook (SQLite, stored relative: it moves with the folder)
+    DIR/roster.json, DIR/deadlines.json   the students and their LMS names; due dates, late policy, extensions
     DIR/exercises/<assignment>/      each exercise folder as init copied it: tasks, mutants (never released)
     DIR/source/<assignment>/         nbgrader's source: the notebook and its public cases (tensorlab-cases.json)
     DIR/release/<assignment>/        what students get (``release``): the notebook without solutions, the cases
-    DIR/submitted/<student>/<assignment>/<notebook>.ipynb   submissions (nbgrader's layout)
+    DIR/downloaded/<assignment>/     every LMS archive and every notebook collected, never cleared (collect.py)
+    DIR/submitted/<student>/<assignment>/<notebook>.ipynb   the submission that counts (nbgrader's layout)
     DIR/autograded/<student>/<assignment>/tensorlab-results.json   per-function results
     DIR/feedback/<student>/<assignment>/<notebook>.html, DIR/grades.csv, DIR/reports/
 """
@@ -368,19 +371,3 @@ def check_grade_cells(course: Course, assignment: str) -> None:
     if in_notebook != graded:
         raise ExerciseError(f"{assignment}: nbgrader's grade cells {in_notebook} are not the checked functions' {graded}")
 
-
-def zip_collect(course: Course, archive: Path, assignment: str) -> list[str]:
-    """Unpack an LMS download (files named ``<student>_<notebook>.ipynb``) into submitted/ with nbgrader."""
-    from nbgrader.apps.zipcollectapp import ZipCollectApp
-
-    notebook = course.exercise(assignment).notebook
-    target = course.root / "downloaded" / assignment / "archive"
-    target.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(archive, target / archive.name)
-    config = course.nbgrader_config()
-    config.ZipCollectApp.force = True
-    config.FileNameCollectorPlugin.named_regexp = rf"(?:.*/)?(?P<student_id>[^/]+?)_(?P<file_id>{notebook}\.ipynb)$"
-    app = ZipCollectApp(config=config)
-    app.initialize([assignment])
-    app.start()
-    return sorted(path.parent.parent.name for path in (course.root / "submitted").glob(f"*/{assignment}/{notebook}.ipynb"))

@@ -1,24 +1,14 @@
-"""What comes out of the gradebook: the CSV export and the class report (the feedback pages: feedback.py)."""
+"""The class report (the CSV export: export.py; the feedback pages: feedback.py)."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 from .course import Course
+from .export import grade_rows
 
-__all__ = ["export_csv", "results", "write_report"]
-
-
-def export_csv(course: Course, to: Path | None = None) -> Path:
-    """nbgrader's own CSV export (assignment, duedate, timestamp, student_id, ..., score, max_score)."""
-    from nbgrader.plugins.export import CsvExportPlugin
-
-    destination = to or course.root / "grades.csv"
-    with course.gradebook() as gradebook:
-        CsvExportPlugin(to=str(destination)).export(gradebook)
-    return destination
+__all__ = ["class_line", "results", "write_report"]
 
 
 def results(course: Course) -> list[tuple[str, str, dict]]:
@@ -46,6 +36,7 @@ def write_report(course: Course) -> str:
         by_assignment.setdefault(assignment, []).append(data)
         if data.get("unreadable"):
             unreadable.setdefault(assignment, []).append(student)
+    rows = grade_rows(course)
     reports = course.root / "reports"
     reports.mkdir(exist_ok=True)
     lines = []
@@ -62,6 +53,7 @@ def write_report(course: Course) -> str:
         graded_by = ", ".join(f"{count} in {kind}" for kind, count in sorted(isolations.items()))
         lines += [f"## {assignment}", "", f"{len(scores)} submissions, mean {sum(scores) / len(scores):.2f} / {max_score:g}; "
                   f"learner code isolated by: {graded_by}", ""]
+        lines += [class_line([row for row in rows if row["assignment"] == assignment]), ""]
         if assignment in unreadable:
             lines += [f"{len(unreadable[assignment])} could not be read (not a notebook; scored 0, their feedback page "
                       f"says why): {', '.join(unreadable[assignment])}", ""]
@@ -77,3 +69,13 @@ def write_report(course: Course) -> str:
     (reports / "report.md").write_text(text + "\n", encoding="utf-8")
     return text
 
+
+def class_line(rows: list[dict]) -> str:
+    """The class as export.py sees it: who submitted, late, refused, missing, and the mean after the late policy."""
+    statuses = Counter(row["status"] for row in rows)
+    scored = [float(row["score"]) for row in rows if row["score"]]
+    missing = [row["student_id"] for row in rows if row["status"] == "missing"]
+    mean = f"{sum(scored) / len(scored):.2f}" if scored else "-"
+    return (f"{len(rows)} students: {len(rows) - len(missing)} submitted ({statuses['late']} late, "
+            f"{statuses['refused']} refused as late), {len(missing)} missing{': ' + ', '.join(missing) if missing else ''}; "
+            f"mean score after the late policy {mean}")
