@@ -12,6 +12,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.postgres_server import postgres_url  # noqa: F401 - a fixture of the gradebook tests: a PostgreSQL server per module
+
 settings.register_profile(
     "ci", max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 
 def server_binaries() -> Path | None:
     """The folder holding initdb and pg_ctl (the newest installed version), or None."""
@@ -57,3 +59,13 @@ def postgres_server(binaries: Path) -> Iterator[str]:
             run(binaries / "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A module's PostgreSQL server (import this fixture into the test module), or a skip where none is installed."""
+    binaries = server_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL server binaries are not installed (Debian: apt-get install postgresql)")
+    with postgres_server(binaries) as url:
+        yield url

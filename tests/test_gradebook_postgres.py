@@ -9,26 +9,15 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from autograder.cli import main
 from autograder.course import gradebook_url
-from tests.postgres_server import postgres_server, server_binaries
 from tests.test_course_pipeline import assert_every_roster_scored, build_graded_course, exported_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    binaries = server_binaries()
-    if binaries is None:
-        pytest.skip("PostgreSQL server binaries are not installed (Debian: apt-get install postgresql)")
-    with postgres_server(binaries) as url:
-        yield url
 
 
 def test_a_bare_postgresql_url_gets_an_installed_driver() -> None:

@@ -12,7 +12,6 @@ import csv
 import hashlib
 import shutil
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -202,17 +201,6 @@ def assert_semester(rows: dict[tuple[str, str], dict]) -> None:
     assert rows[B04, "margaret"]["timestamp"].startswith("2026-11-12T10:00")
     assert rows[G08, "margaret"]["duedate"].startswith("2026-11-20T23:59")  # her own due time
     assert rows[B04, "ada"]["email"] == "ada@uni.example" and rows[B04, "ada"]["last_name"] == "Lovelace"
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    from tests.postgres_server import postgres_server, server_binaries
-
-    binaries = server_binaries()
-    if binaries is None:
-        pytest.skip("PostgreSQL server binaries are not installed (Debian: apt-get install postgresql)")
-    with postgres_server(binaries) as url:
-        yield url
 
 
 def test_a_semester_on_sqlite_and_a_copy_of_the_course_graded_on_its_own(tmp_path: Path,

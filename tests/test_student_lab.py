@@ -14,7 +14,6 @@ import os
 import re
 import secrets
 import shlex
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -31,7 +30,7 @@ from autograder.distribution import MAKEFILE, README, STUDENT_JUPYTER_CONFIG
 from autograder.student_tree import released_notebook
 from tensorlab.grading import check
 from tensorlab.grading.check import Verdict
-from tests.browser.harness import _free_port, _wait_until_up
+from tests.browser.harness import _free_port, _wait_until_up, stop_process_group
 from tests.test_deploy import extension_switches, runs
 from tests.test_exercise_notebooks_execute import errors, execute, is_test_cell, printed
 
@@ -97,13 +96,7 @@ def lab(command: str, cwd: Path, port: int, token: str) -> Iterator[str]:
         _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server)
         yield f"http://127.0.0.1:{port}"
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+        stop_process_group(server)
         log.close()
 
 

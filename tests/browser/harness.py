@@ -49,6 +49,17 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def stop_process_group(server: subprocess.Popen) -> None:
+    """Stop a server started with ``start_new_session=True`` and every process it started: TERM, then KILL."""
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
 def _wait_until_up(url: str, server: subprocess.Popen, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -87,13 +98,7 @@ def jupyter_server(module: str, root: Path, *extra_args: str) -> Iterator[tuple[
         _wait_until_up(f"{base}/api/status?token={token}", server)
         yield base, token
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+        stop_process_group(server)
         log.close()
 
 
