@@ -9,7 +9,7 @@ assignment, with nbgrader's columns first (so what read them still does) and fou
     late        yes / no (after the student's own due time: the due date or their extension)
     days_late   days or parts of a day late
     status      graded, late, refused (late under a refuse policy), unreadable (not a notebook),
-                not graded (collected, autograde not run yet), missing (nothing submitted)
+                not graded (collected, and autograde has not graded this notebook yet), missing (nothing submitted)
 
 ``score`` is the gradebook's score less the late policy's penalty, blank for a missing
 submission; ``raw_score`` is the score before it.
@@ -22,6 +22,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from .autograde import recorded_scores, up_to_date
 from .collect import submission_time
 from .course import Course
 from .deadlines import Deadline, load_deadlines
@@ -61,11 +62,14 @@ def grade_rows(course: Course) -> list[dict]:
         students = everyone(course, gradebook, roster)
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             deadline = deadlines.get(assignment.name)
+            recorded = recorded_scores(gradebook, assignment.name)
             for student_id in students:
                 try:
                     submission = gradebook.find_submission(assignment.name, student_id)
                 except MissingEntry:
                     submission = None
+                if submission is not None and not up_to_date(course, student_id, assignment.name, recorded):
+                    submission = None  # its grade is for another notebook (collected since): not graded yet
                 listed = roster.student(student_id) if roster else None
                 rows.append(row(course, assignment.name, student_id, listed, submission, deadline,
                                 float(assignment.max_score)))

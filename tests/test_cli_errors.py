@@ -13,6 +13,7 @@ import io
 import json
 import shutil
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -99,6 +100,17 @@ def a_file(tmp: Path) -> Path:
     return tmp / "file.txt"
 
 
+def a_zip(tmp: Path) -> Path:
+    with zipfile.ZipFile(tmp / "lms.zip", "w") as archive:
+        archive.writestr(f"ada_{NOTEBOOK}", "{}")
+    return tmp / "lms.zip"
+
+
+def a_csv(tmp: Path, text: str) -> Path:
+    (tmp / "roster.csv").write_text(text)
+    return tmp / "roster.csv"
+
+
 Argv = Callable[[Path, Path], list[str]]  # (course, a scratch folder) -> the command line
 
 
@@ -144,6 +156,29 @@ MISUSES: dict[str, tuple[Argv, str]] = {
                                         "sqlite:///other.db"], "--db sqlite:///gradebook.db → sqlite:///other.db"),
     "reinit-another-course-id": (lambda c, t: ["course", "init", str(c), "--exercises", str(c / "exercises"),
                                                "--course-id", "cs101"], "--course-id tensorlab → cs101"),
+    "zip-collect-not-a-zip": (lambda c, t: ["course", "zip-collect", str(c), str(a_file(t)), "--assignment", ASSIGNMENT],
+                              "not a zip file"),
+    "zip-collect-pattern-not-a-regex": (lambda c, t: ["course", "zip-collect", str(c), str(a_zip(t)), "--assignment",
+                                                      ASSIGNMENT, "--pattern", "(?P<student>"], "is not a regular expression"),
+    "zip-collect-pattern-without-student": (lambda c, t: ["course", "zip-collect", str(c), str(a_zip(t)), "--assignment",
+                                                          ASSIGNMENT, "--pattern", "(?P<who>.+)"], "needs a group (?P<student>"),
+    "roster-missing-csv": (lambda c, t: ["course", "roster", "import", str(c), str(t / "roster.csv")],
+                           "no such roster file"),
+    "roster-without-id-column": (lambda c, t: ["course", "roster", "import", str(c), str(a_csv(t, "name\nAda\n"))],
+                                 "no id column"),
+    "roster-without-action": (lambda c, t: ["course", "roster", str(c)], "tensorlab course roster: error:"),
+    "deadline-not-a-time": (lambda c, t: ["course", "deadline", str(c), ASSIGNMENT, "--due", "next friday"],
+                            "is not a time"),
+    "deadline-unknown-policy": (lambda c, t: ["course", "deadline", str(c), ASSIGNMENT, "--due", "2026-11-10",
+                                              "--late", "sometimes"], "argument --late: invalid choice"),
+    "deadline-penalty-without-its-share": (lambda c, t: ["course", "deadline", str(c), ASSIGNMENT, "--due", "2026-11-10",
+                                                         "--late", "penalty"], "--penalty-per-day is the share"),
+    "deadline-unknown-assignment": (lambda c, t: ["course", "deadline", str(c), "04-broadcast", "--due", "2026-11-10"],
+                                    "no assignment 04-broadcast"),
+    "extend-before-a-deadline": (lambda c, t: ["course", "extend", str(c), ASSIGNMENT, "ada", "--until", "2026-11-12"],
+                                 "has no due date yet"),
+    "extend-without-until": (lambda c, t: ["course", "extend", str(c), ASSIGNMENT, "ada"],
+                             "the following arguments are required: --until"),
     **{f"{step}-missing-course": (missing_course(step), "is not a course directory") for step in STEPS_WITHOUT_ARGUMENTS},
 }
 

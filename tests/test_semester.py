@@ -129,6 +129,7 @@ def run_semester(course: Path, work: Path, db: str | None) -> Downloads:
     assert main(["course", "deadline", str(course), G08, "--due", "2026-11-17T23:59", "--late", "refuse"]) == 0
     assert main(["course", "deadline", str(course), A11, "--due", "2026-11-24T23:59+00:00"]) == 0
     assert main(["course", "extend", str(course), G08, "margaret", "--until", "2026-11-20T23:59"]) == 0
+    assert main(["course", "extend", str(course), G08, "margret", "--until", "2026-11-20T23:59"]) == 2  # not in the roster
     lms = Downloads(course, work / "lms")
 
     on_time, early = (2026, 11, 9, 10, 0), (2026, 11, 8, 9, 30)
@@ -216,6 +217,7 @@ def test_a_semester_on_sqlite_and_a_copy_of_the_course_graded_on_its_own(tmp_pat
     late = lms.zip(f"{B04}-lms-3.zip", [(canvas("john", 2030, "broadcasting.ipynb", late=True), "perfect",
                                          (2026, 11, 14, 9, 0))])
     assert main(["course", "zip-collect", str(moved), str(late), "--assignment", B04]) == 0
+    assert facts(exported(moved)[B04, "john"]) == ("yes", "yes", "not graded", "")
     assert main(["course", "autograde", str(moved)]) == 0
     assert facts(exported(moved)[B04, "john"]) == ("yes", "yes", "late", "4.2")  # 4 days late: 7 - 4 × 0.7
     assert tree_hash(course) == original  # the original's gradebook, submissions and results untouched
