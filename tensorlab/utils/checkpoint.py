@@ -11,7 +11,9 @@ Two variants, as in torch:
   under ``no_grad``; backward recomputes and calls ``backward()`` on the recomputed outputs from
   inside the outer backward (a *re-entrant* call), which accumulates parameters' ``.grad``
   directly. So it does not work with ``autograd.grad``, and if no input requires grad the output
-  does not either (parameters inside the block then get no gradient).
+  does not either: backward raises when the loss depends on the block alone ("element 0 of
+  tensors does not require grad"), and when a later layer needs grad, the block's parameters
+  silently get no gradient.
 - ``use_reentrant=False`` (recommended): also right when inputs do not require grad, and works
   with ``autograd.grad``. Built, as in torch, on saved-tensor hooks (``autograd.graph``): the
   block's graph is recorded normally but every tensor it saves is replaced by its position;
