@@ -184,4 +184,71 @@ def scatter_add(values, link, j):
 def scatter_add(values, link, j):
     return np.where(np.arange(j)[:, np.newaxis] == link, values, 0) @ ones(len(values))
 '''),
+    # 17. flatten
+    Alternative("flatten", "column-by-subtracting-the-row-starts", '''
+def flatten(a):
+    k = np.arange(len(a) * a.shape[1])
+    rows = k // a.shape[1]
+    return a[rows, k - rows * a.shape[1]]
+'''),
+    Alternative("flatten", "row-by-counting-the-row-starts-passed", '''
+def flatten(a):
+    n = a.shape[1]
+    k = np.arange(len(a) * n)
+    starts = np.arange(1, len(a)) * n  # where rows 1, 2, ... begin in the result
+    rows = ones(len(a) - 1) @ np.where(starts[:, np.newaxis] <= k, 1, 0)
+    return a[rows, k - rows * n]
+'''),
+    # 18. linspace
+    Alternative("linspace", "step-first", '''
+def linspace(i, j, n):
+    step = (j - i) / np.where(n > 1, n - 1, 1)
+    return i + np.arange(n) * step
+'''),
+    Alternative("linspace", "weighted-average-of-the-ends", '''
+def linspace(i, j, n):
+    k = np.arange(n)
+    return np.where(n > 1, (i * (n - 1 - k) + j * k) / np.where(n > 1, n - 1, 1), i)
+'''),
+    Alternative("linspace", "from-both-ends-like-torch", '''
+def linspace(i, j, n):
+    k = np.arange(n)
+    step = (j - i) / np.where(n > 1, n - 1, 1)
+    return np.where(k < n / 2, i + k * step, j - (n - 1 - k) * step)
+'''),
+    # 19. heaviside
+    Alternative("heaviside", "sum-of-masks", '''
+def heaviside(a, b):
+    return (a > 0) * 1 + (a == 0) * b
+'''),
+    Alternative("heaviside", "negatives-first", '''
+def heaviside(a, b):
+    return np.where(a < 0, 0, np.where(a > 0, 1, b))
+'''),
+    # 20. repeat
+    Alternative("repeat", "broadcast-against-a-zero-column", '''
+def repeat(a, d):
+    return np.arange(d)[:, np.newaxis] * 0 + a
+'''),
+    Alternative("repeat", "gather-with-a-broadcast-index-grid", '''
+def repeat(a, d):
+    return a[np.arange(d)[:, np.newaxis] * 0 + np.arange(len(a))]
+'''),
+    Alternative("repeat", "where-on-an-always-true-column", '''
+def repeat(a, d):
+    return np.where(np.arange(d)[:, np.newaxis] >= 0, a, 0)
+'''),
+    # 21. bucketize
+    Alternative("bucketize", "all-minus-the-boundaries-at-or-above", '''
+def bucketize(v, boundaries):
+    return len(boundaries) - np.where(boundaries >= v[:, np.newaxis], 1, 0) @ ones(len(boundaries))
+'''),
+    Alternative("bucketize", "ones-row-times-transposed-comparison", '''
+def bucketize(v, boundaries):
+    return ones(len(boundaries)) @ np.where(boundaries[:, np.newaxis] < v, 1, 0)
+'''),
+    Alternative("bucketize", "bool-table-times-ones", '''
+def bucketize(v, boundaries):
+    return (boundaries < v[:, np.newaxis]) @ ones(len(boundaries))
+'''),
 ]

@@ -3,7 +3,8 @@
 Every puzzle gets the same three cheats, each written for that puzzle (the answer key imported, the
 NumPy function that does it, the specification's loop rewritten with ``while``), and five honest
 mistakes in whole-array code: off-by-one ranges, a strict comparison for a non-strict one, the
-wrong operand, a transposed or unsummed result, a bool or float result instead of int64.
+wrong operand, a transposed or unsummed result, a bool or float result instead of int64 (for
+``linspace``, the one float64 puzzle: floor division's int64 result instead of float64).
 """
 
 from tensorlab.grading.tasks import Mutant
@@ -11,7 +12,8 @@ from tensorlab.grading.tasks import Mutant
 ARGUMENTS = {
     "ones": "i", "total": "a", "outer": "a, b", "diag": "a", "eye": "j", "triu": "j", "cumsum": "a", "diff": "a",
     "vstack": "a, b", "roll": "a", "flip": "a", "compress": "g, v, i", "pad_to": "a, j",
-    "sequence_mask": "values, lengths", "bincount": "a, j", "scatter_add": "values, link, j",
+    "sequence_mask": "values, lengths", "bincount": "a, j", "scatter_add": "values, link, j", "flatten": "a",
+    "linspace": "i, j, n", "heaviside": "a, b", "repeat": "a, d", "bucketize": "v, boundaries",
 }
 
 # The NumPy (or ndarray) function that solves the puzzle: not one of the building blocks.
@@ -32,6 +34,11 @@ NUMPY_CHEATS = {
     "sequence_mask": "return values * (np.arange(values.shape[1]) < lengths[:, np.newaxis]).astype(np.int64)",
     "bincount": "return np.bincount(a, minlength=j)",
     "scatter_add": "out = np.arange(j) * 0\n    np.add.at(out, link, values)\n    return out",
+    "flatten": "return a.flatten()",
+    "linspace": "return np.linspace(i, j, n)",
+    "heaviside": "return np.heaviside(a, b).astype(np.int64)",
+    "repeat": "return np.tile(a, (d, 1))",
+    "bucketize": "return np.searchsorted(boundaries, v)",
 }
 
 # The specification's loop with `while` instead of `for`: still a loop over elements.
@@ -62,6 +69,16 @@ WHILE_LOOPS = {
     "bincount": "out = np.arange(j) * 0\n    k = 0\n    while k < len(a):\n        out[a[k]] += 1\n        k += 1\n    return out",
     "scatter_add": "out = np.arange(j) * 0\n    k = 0\n    while k < len(values):\n        out[link[k]] += values[k]\n"
                    "        k += 1\n    return out",
+    "flatten": "out = np.arange(len(a) * a.shape[1]) * 0\n    k = 0\n    while k < len(out):\n"
+               "        out[k] = a[k // a.shape[1], k % a.shape[1]]\n        k += 1\n    return out",
+    "linspace": "out = np.arange(n) * 0.0\n    k = 0\n    while k < n:\n"
+                "        out[k] = i if n == 1 else i + (j - i) * k / (n - 1)\n        k += 1\n    return out",
+    "heaviside": "out = a * 0\n    k = 0\n    while k < len(a):\n        if a[k] > 0:\n            out[k] = 1\n"
+                 "        elif a[k] == 0:\n            out[k] = b[k]\n        k += 1\n    return out",
+    "repeat": "out = np.where(np.arange(d)[:, np.newaxis] < 0, a, 0)\n    row = 0\n    while row < d:\n"
+              "        out[row] = a\n        row += 1\n    return out",
+    "bucketize": "out = v * 0\n    k = 0\n    while k < len(v):\n"
+                 "        out[k] = np.where(boundaries < v[k], 1, 0) @ ones(len(boundaries))\n        k += 1\n    return out",
 }
 
 # The nudges of the two dtype mistakes, which every puzzle can make.
@@ -249,6 +266,76 @@ MISTAKES: dict[str, list[tuple[str, str, str]]] = {
          "When two values share a link, does an assignment keep both?"),
         ("float result", "return values @ np.where(link[:, np.newaxis] == np.arange(j), 1.0, 0.0)", FLOAT_NUDGE),
     ],
+    "flatten": [
+        ("column by column", "k = np.arange(len(a) * a.shape[1])\n    return a[k % len(a), k // len(a)]",
+         "Does the result read a row by row, or column by column?"),
+        ("divides by the number of rows", "k = np.arange(len(a) * a.shape[1])\n    return a[k // len(a), k % len(a)]",
+         "How many elements does each row of a hold: as many as a has rows, or as it has columns?"),
+        ("row index wraps too", "k = np.arange(len(a) * a.shape[1])\n    return a[k % len(a), k % a.shape[1]]",
+         "Does the row change every step, or only once a whole row has been read?"),
+        ("index grids not flattened", "return a[np.arange(len(a))[:, np.newaxis], np.arange(a.shape[1])]",
+         "Does your result have one axis, or still two?"),
+        ("columns counted in the first row", "k = np.arange(len(a) * len(a[0]))\n    return a[k // a.shape[1], k % a.shape[1]]",
+         "Does a matrix with no rows have a first row to count its columns in?"),
+        ("one element short", "k = np.arange(len(a) * a.shape[1] - 1)\n    return a[k // a.shape[1], k % a.shape[1]]",
+         "How many elements does a matrix of m rows and n columns hold?"),
+        ("float result", "k = np.arange(len(a) * a.shape[1])\n    return a[k // a.shape[1], k % a.shape[1]] * 1.0",
+         FLOAT_NUDGE),
+    ],
+    "linspace": [
+        ("divides by n", "return i + (j - i) * np.arange(n) / n",
+         "How many gaps lie between n points, and does your last point reach j?"),
+        ("floor division", "return i + (j - i) * np.arange(n) // np.where(n > 1, n - 1, 1)",
+         "What does floor division do to the fractions between i and j, and which dtype does this puzzle return?"),
+        ("divides by zero for one point", "return i + (j - i) * np.arange(n) / (n - 1)",
+         "How many gaps are there when n is 1, and what is the single point then?"),
+        ("runs from j to i", "return j + (i - j) * np.arange(n) / np.where(n > 1, n - 1, 1)",
+         "Which end does the first point sit at?"),
+        ("starts at zero", "return (j - i) * np.arange(n) / np.where(n > 1, n - 1, 1)",
+         "Is the first point 0, or i?"),
+        ("one point too many", "return i + (j - i) * np.arange(n + 1) / np.where(n > 0, n, 1)",
+         "How many points does the result hold?"),
+    ],
+    "heaviside": [
+        ("zero counts as positive", "return np.where(a >= 0, 1, 0)",
+         "Where a is 0, does the result come from b, or is it simply 1?"),
+        ("b for every non-positive", "return np.where(a > 0, 1, b)",
+         "Which elements of a read their value from b: only the zeros, or the negatives too?"),
+        ("b and 1 swapped", "return np.where(a > 0, b, np.where(a == 0, 1, 0))",
+         "Is it the positive elements of a or its zeros that take their value from b?"),
+        ("sign instead of step", "return np.where(a > 0, 1, np.where(a < 0, -1, b))",
+         "What does a negative element of a give: -1, like a sign, or 0?"),
+        ("a and b swapped", "return np.where(b > 0, 1, np.where(b == 0, a, 0))",
+         "Which argument's sign decides the step, and which one only fills in at zero?"),
+        ("float result", "return np.where(a > 0, 1.0, np.where(a == 0, b, 0))", FLOAT_NUDGE),
+    ],
+    "repeat": [
+        ("copies as columns", "return outer(a, ones(d))", "Is each copy of a a row of the result, or a column?"),
+        ("tiled end to end", "return a[np.arange(d * len(a)) % len(a)]",
+         "Does the result have one axis, with the copies end to end, or one row per copy?"),
+        ("each element repeated in place", "return a[np.arange(d * len(a)) // d]",
+         "Does the result hold d copies of a, or each element of a d times in a row?"),
+        ("one copy too many", "return outer(ones(d + 1), a)", "How many rows do d copies of a make?"),
+        ("positions, not values", "return np.arange(d)[:, np.newaxis] * 0 + np.arange(len(a))",
+         "Does your answer hold the elements of a, or their positions?"),
+        ("adds the row number", "return np.arange(d)[:, np.newaxis] + a", "Should row i differ from row 0 at all?"),
+        ("float result", "return outer(ones(d), a) * 1.0", FLOAT_NUDGE),
+    ],
+    "bucketize": [
+        ("right-closed buckets", "return np.where(boundaries <= v[:, np.newaxis], 1, 0) @ ones(len(boundaries))",
+         "Does a value equal to a boundary count that boundary as below it?"),
+        ("counts the boundaries above", "return np.where(boundaries > v[:, np.newaxis], 1, 0) @ ones(len(boundaries))",
+         "Does the bucket number count the boundaries below the value, or above it?"),
+        ("summed over the values", "return ones(len(v)) @ np.where(boundaries < v[:, np.newaxis], 1, 0)",
+         "Which axis of the table of comparisons runs over the boundaries, and which one should the sum remove?"),
+        ("not summed", "return np.where(boundaries < v[:, np.newaxis], 1, 0)",
+         "Does your answer count, or stop at the table of comparisons?"),
+        ("index of the last boundary at or below",
+         "return np.where(boundaries <= v[:, np.newaxis], 1, 0) @ ones(len(boundaries)) - 1",
+         "Is the bucket number the position of a boundary next to the value, or the number of boundaries below it?"),
+        ("float result", "return np.where(boundaries < v[:, np.newaxis], 1.0, 0.0) @ ones(len(boundaries))",
+         FLOAT_NUDGE),
+    ],
 }
 
 
@@ -259,6 +346,8 @@ LATER_PUZZLES: list[tuple[str, str, str]] = [
     ("eye", "calls the later triu", "return triu(j) - np.where(np.arange(j)[:, np.newaxis] < np.arange(j), 1, 0)"),
     ("diff", "calls the later flip and pad_to", "return a - flip(pad_to(flip(a)[1:], len(a)))"),
     ("compress", "calls the later pad_to", "return pad_to(v[g], i)"),
+    ("vstack", "calls the later repeat", "return np.where(np.arange(2)[:, np.newaxis] == 0, repeat(a, 2), repeat(b, 2))"),
+    ("diag", "calls the later flatten", "return flatten(a)[np.arange(len(a)) * (len(a) + 1)]"),
 ]
 
 
