@@ -536,7 +536,7 @@ class MoreMathMethods:
     normal_ = normal.normal_
     uniform_, random_, bernoulli_, bernoulli = sampling.uniform_, sampling.random_, sampling.bernoulli_, sampling.bernoulli
     multinomial, apply_ = sampling.multinomial, inplace.apply_
-    bincount, histc = histograms.bincount, histograms.histc
+    bincount, histc, histogram = histograms.bincount, histograms.histc, histograms.histogram
     eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
     logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_
     cumprod_, fmod_, lerp_, square_, rsqrt_, reciprocal_ = inplace.cumprod_, inplace.fmod_, inplace.lerp_, inplace.square_, inplace.rsqrt_, inplace.reciprocal_

@@ -40,7 +40,7 @@ BEGINNER_NAMES: dict[str, str] = {
         matmul mm bmm mv dot outer einsum tensordot addmm trace diag diagonal tril triu det inverse svd qr
         allclose isclose equal eq ne gt lt ge le isnan isinf isfinite logical_and logical_or logical_not any all
         sort argsort topk unique cross flip roll repeat_interleave tile meshgrid broadcast_tensors broadcast_to
-        normal bernoulli multinomial bincount histc clone
+        normal bernoulli multinomial bincount histc histogram histogramdd clone
         no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled save load
         device dtype Size float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool long float double half
         int short get_default_dtype set_default_dtype promote_types result_type finfo iinfo set_printoptions
@@ -78,7 +78,7 @@ BEGINNER_NAMES: dict[str, str] = {
         grad backward Function Variable profiler functional gradcheck gradgradcheck no_grad enable_grad
         set_grad_enabled inference_mode set_detect_anomaly detect_anomaly
     """,
-    "torch.cuda": "is_available",
+    "torch.cuda": "is_available device_count manual_seed manual_seed_all seed seed_all initial_seed get_rng_state set_rng_state",
     "torch.autograd.profiler": "profile record_function",
     "torch.profiler": "profile record_function ProfilerActivity",
     "torch.autograd.functional": "jacobian hessian vjp jvp hvp",
@@ -93,7 +93,7 @@ BEGINNER_NAMES: dict[str, str] = {
         argmax argmin std var prod norm cumsum abs exp log sqrt pow sin cos tanh sigmoid relu softmax log_softmax
         matmul mm bmm dot eq ne lt gt all any sort argsort topk unique tril triu flip roll new_zeros new_ones
         new_tensor new_full new_empty element_size nelement stride storage_offset untyped_storage data_ptr
-        is_floating_point clamp clip round floor ceil sign nonzero amax amin logsumexp apply_ diag
+        is_floating_point clamp clip round floor ceil sign nonzero amax amin logsumexp apply_ diag histogram
     """,
     "torch.nn.Module": """
         parameters named_parameters children named_children modules named_modules train eval zero_grad state_dict

@@ -93,3 +93,65 @@ def test_availability_questions_say_no_gpu() -> None:
         assert device == "cpu" and lib.cuda.device_count() == 0
         picked = lib.accelerator.current_accelerator().type if lib.accelerator.is_available() else "cpu"
         assert picked == "cpu"
+
+
+# --- torch.cuda's other calls, as a CPU-only torch answers them ------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.cuda.is_initialized(),
+    lambda lib: lib.cuda.is_bf16_supported(),
+    lambda lib: lib.cuda.memory_allocated(),
+    lambda lib: lib.cuda.max_memory_allocated(),
+    lambda lib: lib.cuda.memory_reserved(),
+    lambda lib: lib.cuda.empty_cache(),
+    # seeding and setting state: queued until CUDA starts, so nothing happens (and no error)
+    lambda lib: lib.cuda.manual_seed(0),
+    lambda lib: lib.cuda.manual_seed(2**70),
+    lambda lib: lib.cuda.manual_seed(1.5),
+    lambda lib: lib.cuda.manual_seed_all(42),
+    lambda lib: lib.cuda.seed(),
+    lambda lib: lib.cuda.seed_all(),
+    lambda lib: lib.cuda.set_rng_state(lib.zeros(5, dtype=lib.uint8)),
+    lambda lib: lib.cuda.set_rng_state_all([lib.zeros(5, dtype=lib.uint8)]),
+    lambda lib: lib.cuda.get_rng_state_all(),
+    # ... but what they are given is still checked
+    lambda lib: lib.cuda.manual_seed("a"),
+    lambda lib: lib.cuda.manual_seed_all("a"),
+    lambda lib: lib.cuda.manual_seed(None),
+    lambda lib: lib.cuda.set_rng_state(5),
+    lambda lib: lib.cuda.set_rng_state(lib.zeros(5, dtype=lib.uint8), "gpu"),
+    lambda lib: lib.cuda.set_rng_state_all(5),
+    # anything that needs the GPU now: torch's AssertionError
+    lambda lib: lib.cuda.initial_seed(),
+    lambda lib: lib.cuda.get_rng_state(),
+    lambda lib: lib.cuda.current_device(),
+    lambda lib: lib.cuda.synchronize(),
+    lambda lib: lib.cuda.get_device_name(),
+    lambda lib: lib.cuda.get_device_name(0),
+    lambda lib: lib.cuda.get_device_capability(),
+    lambda lib: lib.cuda.get_device_properties(0),
+    lambda lib: lib.cuda.init(),
+])
+def test_cuda_calls_answer_as_a_cpu_only_torch(call) -> None:
+    check_op(call, grad=False)
+    try:
+        expected = repr(call(torch))
+    except Exception as error:
+        expected = f"{type(error).__name__}: {error}"
+    try:
+        got = repr(call(tl))
+    except Exception as error:
+        got = f"{type(error).__name__}: {error}"
+    assert got == expected
+
+
+def test_cuda_seeding_leaves_the_cpu_stream_alone() -> None:
+    """torch.cuda.manual_seed does not seed the CPU generator, in either library."""
+    for lib in (torch, tl):
+        lib.manual_seed(0)
+        first = lib.rand(3).tolist()
+        lib.manual_seed(0)
+        lib.cuda.manual_seed(123)
+        lib.cuda.manual_seed_all(123)
+        lib.cuda.seed()
+        lib.cuda.seed_all()
+        assert lib.rand(3).tolist() == first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -511,3 +512,95 @@ def test_reduction_of_a_permuted_input_is_contiguous_like_torch(name: str, perm:
     ours = LAYOUT_OPS[name](tl, tl.arange(24.0).reshape(2, 3, 4).permute(perm))
     assert ours.stride() == theirs.stride() and ours.is_contiguous()
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+# --- keepdims=: NumPy's spelling, which torch's argument parser takes for keepdim -------------------
+# Every tensorlab op that torch lets take keepdims=, called as torch.<op>(x, ..., keepdims=k) and,
+# where torch has the method, x.<op>(..., keepdims=k). torch.norm and Tensor.norm are Python-level
+# in torch and refuse it: they are listed too, so the TypeError is checked against torch's.
+KEEPDIMS_OPS: dict[str, tuple[Callable, bool]] = {  # name -> (lib, x, dim, **kw -> call, float input only)
+    "sum": (lambda lib, x, d, **kw: lib.sum(x, d, **kw), False),
+    "mean": (lambda lib, x, d, **kw: lib.mean(x, d, **kw), True),
+    "prod": (lambda lib, x, d, **kw: lib.prod(x, d, **kw), False),
+    "logsumexp": (lambda lib, x, d, **kw: lib.logsumexp(x, d, **kw), True),
+    "all": (lambda lib, x, d, **kw: lib.all(x, d, **kw), False),
+    "any": (lambda lib, x, d, **kw: lib.any(x, d, **kw), False),
+    "amax": (lambda lib, x, d, **kw: lib.amax(x, d, **kw), False),
+    "amin": (lambda lib, x, d, **kw: lib.amin(x, d, **kw), False),
+    "max": (lambda lib, x, d, **kw: lib.max(x, d, **kw), False),
+    "min": (lambda lib, x, d, **kw: lib.min(x, d, **kw), False),
+    "argmax": (lambda lib, x, d, **kw: lib.argmax(x, d, **kw), False),
+    "argmin": (lambda lib, x, d, **kw: lib.argmin(x, d, **kw), False),
+    "median": (lambda lib, x, d, **kw: lib.median(x, d, **kw), False),
+    "kthvalue": (lambda lib, x, d, **kw: lib.kthvalue(x, 1, d, **kw), False),
+    "std": (lambda lib, x, d, **kw: lib.std(x, d, **kw), True),
+    "var": (lambda lib, x, d, **kw: lib.var(x, d, correction=0, **kw), True),
+    "std_mean": (lambda lib, x, d, **kw: lib.std_mean(x, d, **kw), True),
+    "var_mean": (lambda lib, x, d, **kw: lib.var_mean(x, d, **kw), True),
+    "linalg.vector_norm": (lambda lib, x, d, **kw: lib.linalg.vector_norm(x, 2, d, **kw), True),
+    "linalg.norm": (lambda lib, x, d, **kw: lib.linalg.norm(x, None, d, **kw), True),
+    "linalg.matrix_norm": (lambda lib, x, d, **kw: lib.linalg.matrix_norm(x, "fro", (0, -1), **kw), True),
+    "pairwise_distance": (lambda lib, x, d, **kw: lib.nn.functional.pairwise_distance(x, x + 1, **kw), True),
+    "norm (refuses keepdims)": (lambda lib, x, d, **kw: lib.norm(x, 2, d, **kw), True),
+}
+KEEPDIMS_METHODS = [
+    "sum", "mean", "prod", "logsumexp", "all", "any", "amax", "amin", "max", "min", "argmax", "argmin", "median",
+    "std", "var", "norm",
+]
+
+
+@pytest.mark.parametrize("name", list(KEEPDIMS_OPS))
+@pytest.mark.parametrize("keepdims", [True, False])
+def test_keepdims_is_keepdim(name: str, keepdims: bool) -> None:
+    op, _ = KEEPDIMS_OPS[name]
+    x = standard_normal((2, 3, 4))
+    check_op(lambda lib, a: op(lib, a, 1, keepdims=keepdims), x)
+    check_op(lambda lib, a: op(lib, a, -1, keepdims=keepdims), x.astype("float32"))
+
+
+@pytest.mark.parametrize("name", KEEPDIMS_METHODS)
+def test_keepdims_on_methods(name: str) -> None:
+    x = standard_normal((2, 3))
+    check_op(lambda lib, a: getattr(a, name)(1, keepdims=True), x)
+    check_op(lambda lib, a: getattr(a, name)(dim=0, keepdims=False), x)
+
+
+def test_keepdims_on_kthvalue_method() -> None:
+    check_op(lambda lib, a: a.kthvalue(2, 1, keepdims=True), standard_normal((2, 3)))
+
+
+@pytest.mark.parametrize("name", [*KEEPDIMS_OPS, "sum method", "max method"])
+def test_keepdim_and_keepdims_together_is_a_type_error(name: str) -> None:
+    """torch refuses both spellings at once (each op's wording differs; the class is TypeError)."""
+    x = standard_normal((2, 3))
+    if name.endswith(" method"):
+        method = name.split()[0]
+        check_op(lambda lib, a: getattr(a, method)(1, keepdim=True, keepdims=True), x)
+        check_op(lambda lib, a: getattr(a, method)(1, True, keepdims=True), x)  # positional keepdim too
+        return
+    op, _ = KEEPDIMS_OPS[name]
+    check_op(lambda lib, a: op(lib, a, 1, keepdim=True, keepdims=False), x)
+
+
+def test_keepdims_with_out_and_with_keyword_dim() -> None:
+    x = standard_normal((2, 3))
+    check_op(lambda lib, a: lib.sum(a, dim=1, keepdims=True, out=lib.empty(2, 1, dtype=lib.float64)), x, grad=False)
+    check_op(lambda lib, a: lib.max(a, dim=0, keepdims=True), x)
+    check_op(lambda lib, a: a.mean(dim=(0, 1), keepdims=True), x)
+    check_op(lambda lib, a: a.argmax(keepdims=True), x)  # argmax's dim is optional: no dim, keepdims still keeps
+
+
+@given(case=array_and_dims(), name=st.sampled_from(["sum", "amax", "amin", "any", "all", "prod", "mean", "logsumexp"]), method=st.booleans())
+def test_keepdims_hypothesis(case: tuple, name: str, method: bool) -> None:
+    x, dim, keepdims = case
+    op, float_only = KEEPDIMS_OPS[name]
+    if float_only:
+        x = x.astype("float64")
+    if name == "prod" and not isinstance(dim, int):
+        dim = 0 if x.ndim else None
+    if dim is None:
+        dim = tuple(range(x.ndim)) if name not in ("prod",) else 0
+    if method:
+        check_op(lambda lib, a: getattr(a, name)(dim, keepdims=keepdims), x)
+    else:
+        check_op(lambda lib, a: op(lib, a, dim, keepdims=keepdims), x)

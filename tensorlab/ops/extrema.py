@@ -21,6 +21,7 @@ from .arithmetic import maximum, minimum
 from .comparison import isnan, where
 from .reduction import (
     Sum,
+    accepts_keepdims,
     axes_of,
     kept_shape,
     normalize_dims,
@@ -33,18 +34,20 @@ __all__ = ["amax", "amin", "argmax", "argmin", "max", "min", "return_types"]
 
 
 # --- max and min --------------------------------------------------------------------------
-def _values_and_indices(name: str) -> type:
-    """A named tuple that prints like torch.return_types.max: ``values`` then ``indices``."""
+def _values_and_indices(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
+    """A named tuple that prints like torch.return_types.max: ``values`` then ``indices``
+    (or other ``fields``: histogram's ``hist`` then ``bin_edges``)."""
 
     def __repr__(self: Any) -> str:  # noqa: N807 - the method being defined
-        return f"tensorlab.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+        shown = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self, strict=True))
+        return f"tensorlab.return_types.{name}(\n{shown})"
 
-    base = namedtuple(name, ["values", "indices"])  # type: ignore[misc]  # a name per op: max, min, ...
+    base = namedtuple(name, fields)  # type: ignore[misc]  # a name per op: max, min, ...
     return type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": __name__, "__qualname__": f"return_types.{name}"})
 
 
 class return_types:  # noqa: N801 - torch's name
-    """What ``x.max(dim)``, ``x.min(dim)`` (and ``ops.sorting``'s sort, topk, kthvalue) return:
+    """What ``x.max(dim)``, ``x.min(dim)`` (and ``ops.sorting``'s sort, topk, kthvalue; histogram) return:
     ``(values, indices)`` with names; ``<op>_out`` is what ``max(x, dim, out=(v, i))`` and the like return."""
 
     max = _values_and_indices("max")
@@ -58,6 +61,8 @@ class return_types:  # noqa: N801 - torch's name
     topk_out = _values_and_indices("topk_out")
     kthvalue_out = _values_and_indices("kthvalue_out")
     median = _values_and_indices("median")
+    histogram = _values_and_indices("histogram", ("hist", "bin_edges"))  # ops.histograms
+    histogramdd = _values_and_indices("histogramdd", ("hist", "bin_edges"))
 
 
 def _share_among_ties(grad: Tensor, x: Tensor, value: Tensor, dims: tuple, nan_is_tie: bool) -> Tensor:
@@ -133,6 +138,7 @@ class ExtremumAlongDim(Function):
 
 
 # torch names the node by the overload: max() MaxBackward1, max(dim) MaxBackward0, amax AmaxBackward0.
+@accepts_keepdims
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """Three functions in one, as in torch: ``max(x)`` is the largest value; ``max(x, dim)``
     returns ``(values, indices)`` along dim; ``max(x, other_tensor)`` is ``maximum``."""
@@ -145,6 +151,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     return return_types.max(*values_indices)
 
 
+@accepts_keepdims
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """Like :func:`max`: ``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, ``min(x, other)``."""
     if isinstance(dim, Tensor):
@@ -163,10 +170,12 @@ def _extremum_over_dims(name: str, numpy_reduce: Callable, x: Tensor, dim: Any, 
     return ExtremumOverDims.apply_as(name.capitalize() + "Backward0", x, dims, keepdim, numpy_reduce)
 
 
+@accepts_keepdims
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
     return _extremum_over_dims("amax", np.max, input, dim, keepdim)
 
 
+@accepts_keepdims
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:  # noqa: A002
     return _extremum_over_dims("amin", np.min, input, dim, keepdim)
 
@@ -188,9 +197,11 @@ def _arg_extremum(name: str, numpy_arg: Any, x: Tensor, dim: int | None, keepdim
     return Tensor._from_array(numpy_arg(x._data, axis=dim, keepdims=keepdim), int64)
 
 
+@accepts_keepdims
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
     return _arg_extremum("argmax", np.argmax, input, dim, keepdim)
 
 
+@accepts_keepdims
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
     return _arg_extremum("argmin", np.argmin, input, dim, keepdim)

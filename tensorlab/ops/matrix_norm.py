@@ -22,9 +22,10 @@ from .._tensor import Tensor
 from . import reduction
 from .decompositions import svdvals
 from .extrema import amax, amin
-from .reduction import normalize_dims
+from .reduction import accepts_keepdims, normalize_dims
 
 
+@accepts_keepdims
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
     """(sum |x_i|^ord)^(1/ord) over ``dim`` (all dims by default), for any number ``ord``."""
     if isinstance(ord, str):
@@ -35,6 +36,7 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
 _MATRIX_ORDS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
 
 
+@accepts_keepdims
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002, N803
     """A matrix norm of the matrices in dims ``dim`` (the last two by default); see the module docstring."""
     if not isinstance(dim, (tuple, list)):
@@ -72,6 +74,7 @@ def _keep(result: Tensor, rows: int, columns: int) -> Tensor:
     return result
 
 
+@accepts_keepdims
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002, N803
     """``linalg.norm``: a vector or a matrix norm, chosen from ``ord`` and ``dim`` (module docstring)."""
     if dim is not None:

@@ -13,7 +13,9 @@ var/std are ``ops.variance``.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -74,6 +76,25 @@ def _unreduce(grad: Tensor, input_shape: tuple, dims: tuple[int, ...]) -> Tensor
     return grad.reshape(kept_shape(input_shape, dims)).expand(input_shape)
 
 
+def accepts_keepdims(op: Callable) -> Callable:
+    """``op`` that also takes NumPy's spelling ``keepdims=`` for ``keepdim=``, as torch does.
+
+    torch's argument parser maps ``keepdims`` to ``keepdim`` for every op that has a keepdim
+    (``x.sum(1, keepdims=True)``); its Python-level functions (``torch.norm``) do not, so
+    neither does tensorlab's. Giving both spellings is a TypeError, as in torch.
+    """
+
+    @functools.wraps(op)
+    def op_with_keepdims(*args: Any, **kwargs: Any) -> Any:
+        if "keepdims" in kwargs:
+            if "keepdim" in kwargs:
+                raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'keepdims'")
+            kwargs["keepdim"] = kwargs.pop("keepdims")
+        return op(*args, **kwargs)
+
+    return op_with_keepdims
+
+
 def require_floating(x: Tensor, message: str) -> None:
     if not x.dtype.is_floating_point:
         raise RuntimeError(message)
@@ -128,6 +149,7 @@ class Sum(Function):
         return _unreduce(grad, ctx.input_shape, ctx.dims), None, None, None
 
 
+@accepts_keepdims
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001, A002
     node_name = "SumBackward0" if dim is None else "SumBackward1"  # torch names x.sum() apart
     return Sum.apply_as(node_name, input, normalize_dims(dim, input.ndim), keepdim, _sum_dtype(input, dtype))
@@ -178,6 +200,7 @@ def mean_backward(grad: Tensor, input_shape: tuple, dims: tuple) -> Tensor:
     return _unreduce(grad * (1 / count if count else math.nan), input_shape, dims)
 
 
+@accepts_keepdims
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
     node_name = "MeanBackward0" if dim is None else "MeanBackward1"  # torch names x.mean() apart
     return Mean.apply_as(node_name, input, normalize_dims(dim, input.ndim), keepdim, _mean_dtype(input, dtype))
@@ -214,6 +237,7 @@ class Prod(Function):
         return grad.reshape(kept_shape(x.shape, ctx.dims)) * product_of_others, None, None, None
 
 
+@accepts_keepdims
 def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002
     if dim is None:
         return Prod.apply_as("ProdBackward0", input, normalize_dims(None, input.ndim), False, _sum_dtype(input, dtype))
@@ -264,6 +288,7 @@ def _reduced_shape(shape: tuple, dims: tuple) -> tuple[int, ...]:
     return tuple(size for d, size in enumerate(shape) if d not in dims)
 
 
+@accepts_keepdims
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:  # noqa: A002
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' (position 1) must be tuple of ints, not NoneType")
@@ -399,10 +424,12 @@ def _logical(numpy_reduce: Any, x: Tensor, dim: Any, keepdim: bool) -> Tensor:
     return Tensor._from_array(reduced(numpy_reduce(x._data, axis=axes_of(x, dims), keepdims=keepdim)), out)
 
 
+@accepts_keepdims
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
     return _logical(np.all, input, dim, keepdim)
 
 
+@accepts_keepdims
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001, A002
     return _logical(np.any, input, dim, keepdim)
 

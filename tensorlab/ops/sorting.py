@@ -23,6 +23,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .extrema import return_types
 from .gather_scatter import scatter
+from .reduction import accepts_keepdims
 
 
 def stable_order(data: np.ndarray, axis: int, descending: bool) -> np.ndarray:
@@ -97,6 +98,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     return _picked("TopkBackward0", return_types.topk, input, axis, positions)
 
 
+@accepts_keepdims
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:  # noqa: A002
     """The k-th smallest element along ``dim`` (k counts from 1) and its index."""
     data, axis = _data_and_axis(input, dim)
@@ -119,6 +121,7 @@ def _lower_median_positions(data: np.ndarray, axis: int) -> np.ndarray:
     return positions
 
 
+@accepts_keepdims
 def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:  # noqa: A002
     """The lower median of all elements (a 0-d tensor), or ``(values, indices)`` along ``dim``.
 

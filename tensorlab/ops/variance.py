@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
 from .comparison import where
 from .reduction import (
+    accepts_keepdims,
     accumulate_dtype,
     axes_of,
     kept_shape,
@@ -170,17 +171,21 @@ def _spread_op(function: type[Function], name: str, x: Tensor, dim: Any, unbiase
     return function.apply(x, normalize_dims(dim, x.ndim), correction, keepdim, whole)
 
 
+@accepts_keepdims
 def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:  # noqa: A002
     return _spread_op(Var, "std and var", input, dim, unbiased, keepdim, correction)
 
 
+@accepts_keepdims
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:  # noqa: A002
     return _spread_op(Std, "std and var", input, dim, unbiased, keepdim, correction)
 
 
+@accepts_keepdims
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     return _spread_op(VarMean, "var_mean", input, dim, unbiased, keepdim, correction)
 
 
+@accepts_keepdims
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     return _spread_op(StdMean, "std_mean", input, dim, unbiased, keepdim, correction)

@@ -10,10 +10,12 @@ from ..._dtype import result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.broadcasting import broadcast_pair
+from ...ops.reduction import accepts_keepdims
 
 __all__ = ["cosine_similarity", "normalize", "pairwise_distance"]
 
 
+@accepts_keepdims
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """|x1 - x2 + eps|_p over the last dim; ``eps`` keeps the norm's gradient finite at x1 == x2."""
     last = max(x1.ndim, x2.ndim) - 1
