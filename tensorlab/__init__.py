@@ -54,6 +54,8 @@ from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
 from ._printing import set_printoptions
 from ._random import (
+    default_generator,
+    get_rng_state,
     initial_seed,
     manual_seed,
     rand,
@@ -64,6 +66,7 @@ from ._random import (
     randn_like,
     randperm,
     seed,
+    set_rng_state,
 )
 from ._storage import Storage
 from ._tensor import Size, Tensor, is_tensor, numel

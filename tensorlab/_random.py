@@ -1,44 +1,36 @@
-"""Random factories from one seedable generator.
+"""Random factories: ``rand``, ``randn``, ``randint``, ``randperm`` and their ``_like`` forms.
 
-``manual_seed(s)`` makes every later draw reproducible. The numbers come from NumPy's PCG64, so
-they differ from torch's for the same seed; the distributions (uniform [0, 1), standard normal,
-integers in [low, high)) are the same.
+Each draws from the ``generator=`` given or from the global one (:mod:`tensorlab._generator`), with
+torch's CPU transforms (:mod:`tensorlab._distributions`), so ``tensorlab.manual_seed(s)`` followed
+by ``randn(3, 4)`` gives torch's numbers. The seeding functions are re-exported from here.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import numpy as np
 
+from . import _distributions
 from ._creation import _finish, _shape_arg
 from ._device import check_device
-from ._dtype import get_default_dtype, int64, to_dtype
-from ._generator import Generator
+from ._dtype import float64, get_default_dtype, int64, to_dtype
+from ._generator import (
+    Generator,
+    default_generator,
+    generator_or_default,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from ._tensor import Tensor
 
-_generator = np.random.default_rng(0)
-_seed = 0
-
-
-def manual_seed(seed: int) -> np.random.Generator:
-    """Reseed: the draws that follow are reproducible, but are not the numbers torch draws."""
-    global _generator, _seed
-    _seed = int(seed)
-    _generator = np.random.default_rng(_seed)
-    return _generator
-
-
-def seed() -> int:
-    new = secrets.randbits(63)  # fresh entropy from the operating system
-    manual_seed(new)
-    return new
-
-
-def initial_seed() -> int:
-    return _seed
-
+__all__ = [
+    "Generator", "default_generator", "empty_int64_random", "float64", "generator_or_default", "get_rng_state", "initial_seed", "manual_seed",
+    "rand", "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm", "seed", "set_rng_state",
+]  # fmt: skip
 
 _TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long"}
 
@@ -57,7 +49,8 @@ def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, generator: 
     check_device(device)
     shape = _shape_arg(size)
     target = _float(dtype, "check_uniform_bounds", kernel_runs=True)
-    values = _generator.random(shape).astype(target.numpy)
+    gen = generator_or_default(generator, "rand")
+    values = _distributions.uniform(gen, int(np.prod(shape)), target.numpy).reshape(shape)
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
@@ -66,11 +59,12 @@ def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, generator:
     check_device(device)
     shape = _shape_arg(size)
     target = _float(dtype, "normal_kernel_cpu", kernel_runs=0 not in shape)
-    values = _generator.standard_normal(shape).astype(target.numpy)
+    gen = generator_or_default(generator, "randn")
+    values = _distributions.normal(gen, int(np.prod(shape)), target.numpy).reshape(shape)
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
-def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any = None, generator: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def randint(low: int = 0, high: int | None = None, size: Any = None, *, dtype: Any = None, generator: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Integers in [low, high); ``randint(high, size)`` starts at 0. int64 unless dtype is given."""
     check_device(device)
     if size is None:
@@ -80,13 +74,10 @@ def randint(low: int, high: int | None = None, size: Any = None, *, dtype: Any =
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     target = to_dtype(dtype) if dtype is not None else int64
-    values = _generator.integers(low, high, _shape_arg((size,))).astype(target.numpy)
+    shape = _shape_arg((size,))
+    gen = generator_or_default(generator, "randint")
+    values = _distributions.random_from_to(gen, int(np.prod(shape)), target.numpy, int(low), int(high)).reshape(shape)
     return _finish(Tensor._from_array(values, target), requires_grad)
-
-
-def _stream(generator: Any) -> np.random.Generator:
-    """The NumPy stream to draw from: a tensorlab.Generator's own, else the global one."""
-    return _generator if generator is None else generator._rng
 
 
 def randperm(n: int, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
@@ -95,32 +86,26 @@ def randperm(n: int, *, generator: Any = None, dtype: Any = None, requires_grad:
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     target = to_dtype(dtype) if dtype is not None else int64
-    values = _stream(generator).permutation(n).astype(target.numpy)
+    values = _distributions.randperm(generator_or_default(generator, "randperm"), int(n)).astype(target.numpy)
     return _finish(Tensor._from_array(values, target), requires_grad)
 
 
-def rand_like(x: Tensor, *, dtype: Any = None) -> Tensor:
-    return rand(tuple(x.shape), dtype=dtype or x.dtype)
+def rand_like(x: Tensor, *, dtype: Any = None, generator: Any = None) -> Tensor:
+    return rand(tuple(x.shape), dtype=dtype or x.dtype, generator=generator)
 
 
-def randn_like(x: Tensor, *, dtype: Any = None) -> Tensor:
-    return randn(tuple(x.shape), dtype=dtype or x.dtype)
+def randn_like(x: Tensor, *, dtype: Any = None, generator: Any = None) -> Tensor:
+    return randn(tuple(x.shape), dtype=dtype or x.dtype, generator=generator)
 
 
-def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
+def randint_like(x: Tensor, low: int, high: int | None = None, *, dtype: Any = None, generator: Any = None) -> Tensor:
     """``randint_like(x, high)`` or ``randint_like(x, low, high)``."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype)
+    return randint(low, high, tuple(x.shape), dtype=dtype or x.dtype, generator=generator)
 
 
-def generator_or_default(generator: Any, function: str) -> np.random.Generator:
-    """The stream a draw uses: a ``tensorlab.Generator``'s own (or the NumPy generator that
-    ``manual_seed`` returns), else the global one; anything else is torch's TypeError."""
-    if generator is None:
-        return _generator
-    if isinstance(generator, Generator):
-        return generator._rng
-    if isinstance(generator, np.random.Generator):
-        return generator
-    raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
+def empty_int64_random(generator: Any = None) -> int:
+    """``torch.empty((), dtype=torch.int64).random_(generator=g).item()``: one 64-bit draw mod 2^63,
+    how torch's samplers and DataLoader seed themselves."""
+    return int(_distributions.random_full(generator_or_default(generator, "random_"), 1, np.dtype(np.int64))[0])

@@ -535,7 +535,7 @@ class MoreMathMethods:
     negative_ = inplace.neg_
     normal_ = normal.normal_
     uniform_, random_, bernoulli_, bernoulli = sampling.uniform_, sampling.random_, sampling.bernoulli_, sampling.bernoulli
-    multinomial, apply_ = sampling.multinomial, inplace.apply_
+    multinomial, apply_, exponential_ = sampling.multinomial, inplace.apply_, sampling.exponential_
     bincount, histc, histogram = histograms.bincount, histograms.histc, histograms.histogram
     eq_, ne_, lt_, le_, gt_, ge_ = inplace.eq_, inplace.ne_, inplace.lt_, inplace.le_, inplace.gt_, inplace.ge_
     logical_not_, bitwise_not_, cumsum_ = inplace.logical_not_, inplace.bitwise_not_, inplace.cumsum_

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.slow  # ten fresh interpreters, five of them importing 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 ROOT = Path(__file__).resolve().parents[1]
 AS_TENSORLAB = """
-import importlib, runpy, sys
+import importlib, os, runpy, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))  # as `python script.py` does: the script's folder first
 for name in ("", ".nn", ".nn.functional", ".optim", ".optim.lr_scheduler", ".cuda", ".accelerator", ".autograd", ".autograd.profiler",
              ".utils", ".utils.data"):
     sys.modules["torch" + name] = importlib.import_module("tensorlab" + name)
@@ -86,3 +87,26 @@ def test_sequence_classifier_trains_as_in_torch() -> None:
     lines = [[line for line in out.splitlines() if not line.startswith("final loss")] for out in (expected, got)]
     assert lines[1] == lines[0]
     assert final_loss(got) == pytest.approx(final_loss(expected), rel=1e-3)
+
+
+LECTURES = ["bigram_sampling.py", "mlp_minibatch.py", "batchnorm_stats.py", "manual_backward.py", "tiny_attention.py"]
+DECIMAL = re.compile(r"(-?\d+\.\d+(?:e[-+]?\d+)?)")
+
+
+def assert_same_lines(expected: str, got: str) -> None:
+    """Line for line, word for word: every integer (a sampled index, a count) and every sampled character
+    exactly; a printed decimal (a loss after hundreds of float32 steps) to 1e-3, since the two libraries
+    may add in another order."""
+    assert len(got.splitlines()) == len(expected.splitlines()), got
+    for want, have in zip(expected.splitlines(), got.splitlines(), strict=True):
+        want_parts, have_parts = DECIMAL.split(want), DECIMAL.split(have)
+        assert want_parts[::2] == have_parts[::2], f"{have!r} is not {want!r}"
+        assert [float(x) for x in have_parts[1::2]] == pytest.approx([float(x) for x in want_parts[1::2]], abs=1e-3), have
+
+
+@pytest.mark.parametrize("script", LECTURES)
+def test_lecture_style_script_samples_what_torch_samples(script: str) -> None:
+    """Lecture code seeded with torch.Generator or torch.manual_seed (bigram sampling, an MLP on randint
+    minibatches, BatchNorm's running statistics, a manual backward, attention with dropout): torch's random
+    streams, so the same batches, masks and samples, number for number."""
+    assert_same_lines(run(script, "torch"), run(script, "tensorlab"))

@@ -1,8 +1,7 @@
 """nn.init: fill a weight in place from the distributions torch uses to initialise layers.
 
-Each function draws from tensorlab's generator (so values differ from torch's for the same seed;
-distributions and bounds are the same), writes into ``tensor`` without recording a graph, and
-returns it. The "fan" of a weight is how many inputs (fan_in) or outputs (fan_out) each unit has;
+Each function draws from the ``generator=`` given or the global one, with torch's transforms (so a
+seed gives torch's weights), writes into ``tensor`` without recording a graph, and returns it. The "fan" of a weight is how many inputs (fan_in) or outputs (fan_out) each unit has;
 scaling by it keeps activations' variance steady from layer to layer.
 """
 
@@ -32,12 +31,6 @@ def _fill(tensor: Tensor, values: Any) -> Tensor:
             values = Tensor._from_array(values.astype(tensor.dtype.numpy), tensor.dtype)
             return tensor.copy_(values)
         return tensor.fill_(values)
-
-
-def _generator() -> np.random.Generator:
-    from .. import _random
-
-    return _random._generator
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
@@ -77,11 +70,13 @@ def _fan(tensor: Tensor, mode: str) -> int:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
-    return _fill(tensor, _generator().uniform(a, b, tuple(tensor.shape)))
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
-    return _fill(tensor, _generator().normal(mean, std, tuple(tensor.shape)))
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -100,13 +95,13 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     """U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
@@ -115,7 +110,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
@@ -123,26 +118,45 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
     if 0 in tensor.shape:
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def trunc_normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator: Any = None
 ) -> Tensor:
-    """N(mean, std^2) conditioned on [a, b] (bounds in the tensor's units, not in stds): draw a
-    uniform u between the normal CDF at a and at b, and map it back through the inverse CDF, so
-    no sample is ever rejected and none falls outside [a, b]."""
+    """N(mean, std^2) conditioned on [a, b] (bounds in the tensor's units, not in stds), by
+    rejection as torch 2.13 does. When [a, b] holds more than 30% of the mass: draw normals and
+    redraw (a whole tensor of them, keeping only the rejected places) until all land in [a, b].
+    Otherwise: uniform candidates on [a, b], each accepted with probability pdf / peak pdf."""
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be incorrect.",
             stacklevel=2,
         )
-    standard = NormalDist()
-    low, high = standard.cdf((a - mean) / std), standard.cdf((b - mean) / std)
-    uniform = _generator().uniform(low, high, tuple(tensor.shape))
-    inverse_cdf = np.vectorize(lambda u: standard.inv_cdf(min(max(u, 1e-300), 1 - 1e-16)), otypes=[np.float64])
-    values = np.clip(mean + std * inverse_cdf(uniform), a, b)
-    return _fill(tensor, values)
+    from .. import where
+
+    standard = NormalDist(mean, std)
+    with no_grad():
+        if standard.cdf(b) - standard.cdf(a) > 0.3:
+            low, high = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while (outside := (result < low) | (result > high)).any():
+                result = where(outside, tensor.new_empty(tuple(tensor.shape)).normal_(mean, std, generator=generator), result)
+            return tensor.copy_(result) if result is not tensor else tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def rejected(candidates: Tensor) -> Tensor:
+            log_pdf = candidates.sub(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            return tensor.new_empty(tuple(tensor.shape)).uniform_(generator=generator).log_().gt(log_pdf)
+
+        tensor.uniform_(a, b, generator=generator)
+        pending, result = rejected(tensor), tensor
+        while pending.any():
+            candidates = tensor.new_empty(tuple(tensor.shape)).uniform_(a, b, generator=generator)
+            result = where(pending, candidates, result)
+            pending = where(pending, rejected(candidates), pending)
+        return tensor.copy_(result) if result is not tensor else tensor
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
@@ -158,7 +172,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Ten
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flattened = _generator().standard_normal((rows, cols))
+    with no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy().astype(np.float64)
     if rows < cols:
         flattened = flattened.T
     q, r = np.linalg.qr(flattened)

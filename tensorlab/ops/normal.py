@@ -50,15 +50,22 @@ def _require_float(dt: dtype) -> None:
         raise _not_implemented_for("normal_kernel_cpu", dt)
 
 
-def _sample(mean: Any, std: Any, shape: tuple, dt: dtype, generator: Any) -> np.ndarray:
-    """mean + std * N(0, 1), one draw per element of ``shape``, in dtype ``dt``."""
-    # imported here: _random imports _creation, which (through Tensor's methods) imports this module
-    from .._random import generator_or_default
+def _sample(mean: Any, std: Any, shape: tuple, dt: dtype, generator: Any, contiguous: bool = True) -> np.ndarray:
+    """One draw per element of ``shape``, in dtype ``dt``, as torch computes it: with numbers,
+    N(mean, std^2) directly; with a std tensor, N(0, 1) then ``* std + mean``; with only a mean
+    tensor, N(0, std^2) then ``+ mean`` (each step rounded in ``dt``)."""
+    # imported here: _generator imports _tensor, which (through Tensor's methods) imports this module
+    from .. import _distributions
+    from .._generator import generator_or_default
 
-    rng = generator_or_default(generator, "normal")
-    m = mean._data if isinstance(mean, Tensor) else mean
-    s = std._data if isinstance(std, Tensor) else std
-    return (m + s * rng.standard_normal(shape)).astype(dt.numpy)
+    gen = generator_or_default(generator, "normal")
+    n, target = int(np.prod(shape)), dt.numpy
+    m = mean._data.astype(target) if isinstance(mean, Tensor) else mean
+    if isinstance(std, Tensor):
+        z = _distributions.normal(gen, n, target).reshape(shape)
+        return (z * std._data.astype(target) + m).astype(target)
+    z = _distributions.normal(gen, n, target, 0.0 if isinstance(mean, Tensor) else mean, std, contiguous).reshape(shape)
+    return (z + m).astype(target) if isinstance(mean, Tensor) else z
 
 
 class Normal(Function):
@@ -113,7 +120,12 @@ class NormalFill(Function):
     def forward(ctx: FunctionCtx, x: Tensor, mean: float, std: float, generator: Any) -> Tensor:
         _check_std(std)
         _require_float(x.dtype)
-        return Tensor._from_array(_sample(mean, std, tuple(x.shape), x.dtype, generator), x.dtype)
+        from .sampling import (
+            in_memory_order,  # sampling's module imports Tensor's methods, which import this one
+        )
+
+        draws = _sample(mean, std, (x.numel(),), x.dtype, generator, contiguous=x.is_contiguous())
+        return Tensor._from_array(in_memory_order(x, draws), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:

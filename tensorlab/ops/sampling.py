@@ -1,11 +1,11 @@
 """Random draws beyond the normal: ``bernoulli``, ``multinomial`` and the in-place fills
-``Tensor.uniform_``, ``Tensor.random_``, ``Tensor.bernoulli_`` (what ``nn.init`` and DCGAN-style
-code call), plus ``Tensor.apply_``.
+``Tensor.uniform_``, ``Tensor.random_``, ``Tensor.bernoulli_``, ``Tensor.exponential_`` (what
+``nn.init``, dropout and DCGAN-style code call), plus ``Tensor.apply_``.
 
-Every draw comes from tensorlab's global NumPy stream (reset by ``tensorlab.manual_seed``) or
-from the ``generator=`` given, so a seed reproduces the same tensor; the numbers are NumPy's, not
-torch's. Like ``normal_``, a fill records a node whose gradient is zero: the new values do not
-depend on the old ones.
+Every draw comes from tensorlab's global generator (reset by ``tensorlab.manual_seed``) or from
+the ``generator=`` given, transformed as torch's CPU kernels do (:mod:`tensorlab._distributions`),
+so a seed gives torch's numbers. Like ``normal_``, a fill records a node whose gradient is zero:
+the new values do not depend on the old ones.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, dtype, int64
+from .. import _distributions
+from .._dtype import int64
+from .._generator import Generator, generator_or_default
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
 from .inplace import inplace
@@ -23,23 +25,38 @@ from .promotion import _not_implemented_for
 
 __all__ = ["bernoulli", "multinomial"]
 
-Sampler = Callable[[np.random.Generator, tuple], np.ndarray]
+Sampler = Callable[[Generator, int], np.ndarray]  # (generator, how many) -> draws in memory order
 
 
-def _stream(generator: Any, function: str) -> np.random.Generator:
-    from .._random import (
-        generator_or_default,  # imported here: _random imports _creation, which imports the ops
-    )
+def memory_order(x: Tensor) -> np.ndarray | None:
+    """The row-major positions of x's elements sorted by where they sit in storage (None when
+    that is row-major order already): torch's kernels fill a tensor in memory order, so a
+    transposed tensor gets the same draws, element for element in storage, as its base."""
+    if x.is_contiguous():
+        return None
+    offsets = np.zeros(tuple(x.shape), dtype=np.int64)
+    for dim, (size, stride) in enumerate(zip(x.shape, x.stride(), strict=True)):
+        offsets = offsets + np.arange(size).reshape([-1 if d == dim else 1 for d in range(x.ndim)]) * stride
+    return np.argsort(offsets.ravel(), kind="stable")
 
-    return generator_or_default(generator, function)
+
+def in_memory_order(x: Tensor, draws: np.ndarray) -> np.ndarray:
+    """``draws`` (one per element, in the order the kernel made them) laid out in x's shape."""
+    order = memory_order(x)
+    if order is None:
+        return draws.reshape(tuple(x.shape))
+    placed = np.empty_like(draws)
+    placed[order] = draws
+    return placed.reshape(tuple(x.shape))
 
 
 class Fill(Function):
     """self's values replaced by ``sampler``'s draws: the old values get gradient 0."""
 
     @staticmethod
-    def forward(ctx: FunctionCtx, x: Tensor, sampler: Sampler, rng: np.random.Generator) -> Tensor:
-        return Tensor._from_array(sampler(rng, tuple(x.shape)).astype(x.dtype.numpy), x.dtype)
+    def forward(ctx: FunctionCtx, x: Tensor, sampler: Sampler, gen: Generator) -> Tensor:
+        draws = sampler(gen, x.numel())
+        return Tensor._from_array(in_memory_order(x, draws).astype(x.dtype.numpy), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -47,28 +64,19 @@ class Fill(Function):
 
 
 def _fill(node: str, self: Tensor, sampler: Sampler, generator: Any, function: str) -> Tensor:
-    rng = _stream(generator, function)
-    return inplace(lambda x: Fill.apply_as(node, x, sampler, rng), self)
+    gen = generator_or_default(generator, function)
+    return inplace(lambda x: Fill.apply_as(node, x, sampler, gen), self)
 
 
-# --- uniform_ and random_ -------------------------------------------------------------------
+# --- uniform_, random_ and exponential_ --------------------------------------------------------
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
     """Fill self with draws from U[from_, to): floating dtypes only."""
     if not self.dtype.is_floating_point:
         raise _not_implemented_for("check_uniform_bounds", self.dtype)
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
-    return _fill("UniformBackward0", self, lambda rng, shape: rng.uniform(from_, to, shape), generator, "uniform_")
-
-
-def _largest_random(dt: dtype) -> int:
-    """random_()'s default upper end, inclusive: every integer the dtype holds exactly (2^24 for
-    float32: the mantissa's reach), or the integer dtype's max (1 for bool)."""
-    if dt is bool_:
-        return 1
-    if dt.is_floating_point:
-        return 2 ** (np.finfo(dt.numpy).nmant + 1)
-    return int(np.iinfo(dt.numpy).max)
+    target = self.dtype.numpy
+    return _fill("UniformBackward0", self, lambda gen, n: _distributions.uniform(gen, n, target, from_, to), generator, "uniform_")
 
 
 def random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
@@ -76,10 +84,23 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator: A
     [from_, to), ``random_()`` from 0 up to the largest integer the dtype holds exactly."""
     if to is None and from_ != 0:  # random_(to): one positional number is the upper end
         from_, to = 0, from_
-    low, high = from_, (to if to is not None else _largest_random(self.dtype) + 1)
-    if high <= low:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _fill("RandomBackward0", self, lambda rng, shape: rng.integers(low, high, shape), generator, "random_")
+    target = self.dtype.numpy
+    if to is None:
+        sampler: Sampler = lambda gen, n: _distributions.random_full(gen, n, target)  # noqa: E731
+    else:
+        if to <= from_:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+        sampler = lambda gen, n: _distributions.random_from_to(gen, n, target, int(from_), int(to))  # noqa: E731
+    return _fill("RandomBackward0", self, sampler, generator, "random_")
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fill self with draws from Exponential(lambd): waiting times with mean 1 / lambd."""
+    if not self.dtype.is_floating_point:
+        raise _not_implemented_for("exponential_cpu", self.dtype)
+    if not (lambd > 0 and np.isfinite(lambd)):
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    return _fill("ExponentialBackward0", self, lambda gen, n: _distributions.exponential(gen, n, lambd), generator, "exponential_")
 
 
 # --- bernoulli --------------------------------------------------------------------------------
@@ -97,7 +118,9 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
         probabilities = np.full(tuple(self.shape), float(p))
-    return _fill("BernoulliBackward1", self, lambda rng, shape: rng.random(shape) < probabilities, generator, "bernoulli_")
+    order = memory_order(self)
+    in_order = probabilities.ravel() if order is None else probabilities.ravel()[order]
+    return _fill("BernoulliBackward1", self, lambda gen, n: _distributions.bernoulli(gen, in_order), generator, "bernoulli_")
 
 
 class Bernoulli(Function):
@@ -106,9 +129,12 @@ class Bernoulli(Function):
     backward_name = "BernoulliBackward0"
 
     @staticmethod
-    def forward(ctx: FunctionCtx, x: Tensor, rng: np.random.Generator) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor, gen: Generator) -> Tensor:
         _check_probabilities(x._data)
-        return Tensor._from_array((rng.random(tuple(x.shape)) < x._data).astype(x.dtype.numpy), x.dtype)
+        order = memory_order(x)
+        in_order = x._data.ravel() if order is None else x._data.ravel()[order]
+        draws = _distributions.bernoulli(gen, in_order)
+        return Tensor._from_array(in_memory_order(x, draws).astype(x.dtype.numpy), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
@@ -121,7 +147,7 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -
         raise _not_implemented_for("bernoulli_tensor_cpu_p_", input.dtype)
     if p is not None:
         return bernoulli_(input.detach().clone(), p, generator=generator)
-    return Bernoulli.apply(input, _stream(generator, "bernoulli"))
+    return Bernoulli.apply(input, generator_or_default(generator, "bernoulli"))
 
 
 # --- multinomial ------------------------------------------------------------------------------
@@ -146,14 +172,37 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     totals = weights.sum(axis=1, keepdims=True)
     if (totals <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _stream(generator, "multinomial")
-    if replacement:
-        cumulative = np.cumsum(weights / totals, axis=1)
-        draws = rng.random((weights.shape[0], num_samples))
-        # the category whose slice of [0, 1) each uniform draw lands in
-        picks = np.minimum((draws[:, :, None] >= cumulative[:, None, :]).sum(axis=2), categories - 1)
+    gen = generator_or_default(generator, "multinomial")
+    if replacement and num_samples > 1:
+        picks = _with_replacement(gen, input._data.reshape(-1, categories), num_samples)
     else:
-        with np.errstate(divide="ignore"):
-            times = rng.exponential(size=weights.shape) / weights
-        picks = np.argsort(times, axis=1, kind="stable")[:, :num_samples]
+        picks = _exponential_race(gen, input, num_samples)
     return Tensor._from_array(picks.reshape(*input.shape[:-1], num_samples).astype(np.int64), int64)
+
+
+def _with_replacement(gen: Generator, weights: np.ndarray, num_samples: int) -> np.ndarray:
+    """torch's CPU kernel, row by row: the running sum of the weights (in their dtype, float32 for
+    float16) divided by the total, its last entry set to 1; then for each float64 uniform u, the
+    first category whose cumulative weight reaches u (a binary search)."""
+    work = np.float64 if weights.dtype == np.float64 else np.float32
+    picks = np.empty((weights.shape[0], num_samples), dtype=np.int64)
+    for row, w in enumerate(weights.astype(work)):
+        cumulative = np.cumsum(w, dtype=work)  # sequential, as the C++ loop adds
+        cumulative = cumulative / cumulative[-1]
+        cumulative[-1] = 1
+        u = _distributions.uniform(gen, num_samples, np.dtype(np.float64))
+        picks[row] = np.searchsorted(cumulative.astype(np.float64), u, side="left")
+    return picks
+
+
+def _exponential_race(gen: Generator, input: Tensor, num_samples: int) -> np.ndarray:  # noqa: A002
+    """Without replacement (or one sample): every category draws an Exponential(1) time q, and the
+    largest weight / q win (the Gumbel-max trick with exp applied), which is the same as drawing
+    one by one and removing each winner. Times are drawn in input's dtype, in row-major order."""
+    target = input.dtype.numpy
+    times = _distributions.exponential(gen, input.numel()).astype(target).reshape(input._data.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scores = (input._data.astype(target) / times).reshape(-1, input.shape[-1])
+    if num_samples == 1:
+        return np.argmax(scores, axis=1)[:, None]
+    return np.argsort(-scores, axis=1, kind="stable")[:, :num_samples]

@@ -27,7 +27,7 @@ so dropout drops the same elements both times.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._tensor import Tensor
@@ -38,16 +38,16 @@ from ..autograd.graph import saved_tensors_hooks
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
 
-def _rng_state() -> Mapping[str, Any]:
-    from .. import _random
+def _rng_state() -> Tensor:
+    from .._generator import get_rng_state
 
-    return _random._generator.bit_generator.state
+    return get_rng_state()
 
 
-def _set_rng_state(saved: Mapping[str, Any]) -> None:
-    from .. import _random
+def _set_rng_state(saved: Tensor) -> None:
+    from .._generator import set_rng_state
 
-    _random._generator.bit_generator.state = saved
+    set_rng_state(saved)
 
 
 def _as_tuple(outputs: Any) -> tuple:

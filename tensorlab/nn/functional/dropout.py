@@ -4,27 +4,38 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ..._tensor import Tensor
 
 __all__ = ["dropout", "dropout2d"]
+
+
+def _apply_noise(input: Tensor, noise_shape: tuple, p: float, inplace: bool) -> Tensor:  # noqa: A002
+    """input * noise, noise = bernoulli(1 - p) / (1 - p) in input's dtype (0 everywhere when p = 1)."""
+    if input.numel() == 0:
+        return input
+    if p == 1.0:
+        noise = Tensor._from_array(np.zeros((), dtype=input.dtype.numpy), input.dtype)
+    else:
+        noise = Tensor._from_array(np.empty(noise_shape, dtype=input.dtype.numpy), input.dtype).bernoulli_(1 - p)
+        noise = noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
     """Zero each element with probability p and scale survivors by 1/(1-p), so the expected value
     is unchanged; in eval mode (``training=False``) it is the identity.
 
-    The mask comes from tensorlab's generator, so which elements drop differs from torch's.
+    As torch does on the CPU: a noise tensor filled by ``bernoulli_(1 - p)`` (one float64 uniform
+    per element from the global generator), divided by 1 - p, times the input; so a seed drops the
+    elements torch drops.
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
-    from ... import _random
-
-    keep = _random._generator.random(tuple(input.shape)) >= p
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    noise = Tensor._from_array(keep * scale, input.dtype)
-    return input.mul_(noise) if inplace else input * noise
+    return _apply_noise(input, tuple(input.shape), p, inplace)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -53,10 +64,4 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
         return input
     if input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    from ... import _random
-
-    mask_shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
-    keep = _random._generator.random(mask_shape) >= p
-    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
-    noise = Tensor._from_array(keep * scale, input.dtype)
-    return input.mul_(noise) if inplace else input * noise
+    return _apply_noise(input, tuple(input.shape[:2]) + (1,) * (input.ndim - 2), p, inplace)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ... import _fast as fast
+from ... import _random
 from ..._fast import batched_fetch
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
@@ -120,6 +121,9 @@ class DataLoader:
         super().__setattr__(name, value)
 
     def __iter__(self) -> Iterator[Any]:
+        # torch draws its workers' base seed at every new iterator, even with no workers; the draw
+        # moves the stream, so it is drawn here too (before a RandomSampler draws its own seed)
+        self._base_seed = _random.empty_int64_random(self.generator)
         if self._iterable:
             return self._iterate_stream()
         if self.batch_sampler is not None:

@@ -1,8 +1,8 @@
 """Samplers: which sample indices an epoch visits, and how they are grouped into batches.
 
-``SequentialSampler`` yields 0, 1, ..., n-1; ``RandomSampler`` a fresh permutation each epoch
-(drawn from the global stream, so ``tensorlab.manual_seed`` makes it repeat, or from the
-``generator`` given); ``BatchSampler`` cuts any index stream into lists of ``batch_size``.
+``SequentialSampler`` yields 0, 1, ..., n-1; ``RandomSampler`` a fresh permutation each epoch;
+``BatchSampler`` cuts any index stream into lists of ``batch_size``. The random samplers draw
+exactly what torch's do (same calls, same order), so a seed gives torch's shuffle.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from ..._random import _stream
+from ... import _random
+from ..._generator import Generator
+from ..._tensor import Tensor
+from ...ops.sampling import multinomial
 
 
 class Sampler:
@@ -55,14 +58,22 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
+        """Without a generator, a fresh one is seeded from one 64-bit draw of the global stream at
+        the first index. With replacement, indices come 32 at a time (``randint``), so a huge
+        ``num_samples`` costs nothing until iterated."""
         n = len(self.data_source)
-        stream = _stream(self.generator)
+        if self.generator is None:
+            generator = Generator().manual_seed(int(_random.empty_int64_random()))
+        else:
+            generator = self.generator
         if self.replacement:
-            yield from stream.integers(0, n, self.num_samples).tolist()
+            for _ in range(self.num_samples // 32):
+                yield from _random.randint(high=n, size=(32,), generator=generator).tolist()
+            yield from _random.randint(high=n, size=(self.num_samples % 32,), generator=generator).tolist()
             return
         for _ in range(self.num_samples // n):
-            yield from stream.permutation(n).tolist()
-        yield from stream.permutation(n)[: self.num_samples % n].tolist()
+            yield from _random.randperm(n, generator=generator).tolist()
+        yield from _random.randperm(n, generator=generator).tolist()[: self.num_samples % n]
 
     def __len__(self) -> int:
         return self.num_samples
@@ -76,7 +87,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self) -> Iterator[int]:
-        for position in _stream(self.generator).permutation(len(self.indices)).tolist():
+        for position in _random.randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[position]
 
     def __len__(self) -> int:
@@ -103,9 +114,8 @@ class WeightedRandomSampler(Sampler):
     def __iter__(self) -> Iterator[int]:
         if not self.replacement and self.num_samples > np.count_nonzero(self.weights):
             raise RuntimeError("invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)")
-        probabilities = self.weights / self.weights.sum()
-        drawn = _stream(self.generator).choice(len(self.weights), self.num_samples, replace=self.replacement, p=probabilities)
-        yield from drawn.tolist()
+        weights = Tensor._from_array(self.weights, _random.float64)
+        yield from multinomial(weights, self.num_samples, self.replacement, generator=self.generator).tolist()
 
     def __len__(self) -> int:
         return self.num_samples
