@@ -65,3 +65,16 @@ def limit_threads(threads: int) -> None:
 
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads)
+
+
+def describe_machine() -> str:
+    """The README's words for this machine: CPUs, their model, and the OPENBLAS_* kernel settings in force."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            model = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), model)
+    except OSError:
+        pass
+    kernel_settings = [f"`{name}={os.environ[name]}`" for name in BLAS_VARIABLES[:2] if name in os.environ]
+    settings = f" whose environment sets {' and '.join(kernel_settings)}" if kernel_settings else ""
+    return f"a machine with {os.cpu_count()} CPUs ({model}){settings}"

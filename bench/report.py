@@ -1,10 +1,59 @@
-"""The results as a markdown table of ratios (tensorlab's time over torch's and NumPy's)."""
+"""The results as a markdown table of ratios (tensorlab's time over torch's and NumPy's).
+
+One run's results are a dict: workload name -> its ratios by column header ("tensorlab/torch",
+..., "fresh tensorlab/numpy"; None: n/a), or the reason it has none ("missing", "error", "wrong
+result"). The terminal table, the README's table (bench/readme.py) and ``--check`` (bench/check.py)
+all read that dict, so the README shows exactly what the bench printed.
+"""
 
 from __future__ import annotations
 
+import statistics
+from typing import NamedTuple
+
 from .measure import Measurement
+from .registry import Target, load_workloads
 
 COMPARED = ("torch", "numpy")
+
+
+class Column(NamedTuple):
+    header: str
+    other: str  # the library tensorlab's time is divided by
+    fresh: bool  # first call in a new process (else: the warm steady state)
+
+
+COLUMNS = tuple(Column(f"{'fresh ' if fresh else ''}tensorlab/{other}", other, fresh)
+                for fresh in (False, True) for other in COMPARED)
+
+Ratios = dict[str, float | None]  # column header -> ratio (None: not measured, "n/a")
+Row = Ratios | str  # a workload's ratios, or why it has none
+Results = dict[str, Row]  # workload name -> its row
+
+
+def limit(target: Target, column: Column) -> float | None:
+    """The target for ``column`` (warm targets hold fresh only for a workload that says so)."""
+    if column.fresh and not target.fresh:
+        return None
+    return target.torch if column.other == "torch" else target.numpy
+
+
+def row_of(m: Measurement) -> Row:
+    if m.status != "ok":
+        return m.status
+    return {column.header: m.ratio(column.other, fresh=column.fresh) for column in COLUMNS}
+
+
+def combine(rows: list[Row]) -> Row:
+    """Several runs of one workload as one row: the median of each ratio (a failed run wins)."""
+    for row in rows:
+        if isinstance(row, str):
+            return row
+    combined: Ratios = {}
+    for column in COLUMNS:
+        values = [value for row in rows if (value := row.get(column.header)) is not None]  # type: ignore[union-attr]
+        combined[column.header] = statistics.median(values) if values else None
+    return combined
 
 
 def format_ratio(ratio: float | None, limit: float | None) -> str:
@@ -14,24 +63,19 @@ def format_ratio(ratio: float | None, limit: float | None) -> str:
     return f"{ratio:.2f}x" + (" ✗" if missed else "")
 
 
-def ratio_table(measurements: list[Measurement]) -> str:
-    with_fresh = any(m.fresh for m in measurements)
-    header = ["workload", *(f"tensorlab/{other}" for other in COMPARED)]
-    if with_fresh:
-        header += [f"fresh tensorlab/{other}" for other in COMPARED]
-    header.append("target")
+def ratio_table(results: Results, with_fresh: bool) -> str:
+    """One row per workload, in the order of ``results``; titles and targets from the registry."""
+    registry = load_workloads()
+    columns = COLUMNS if with_fresh else COLUMNS[: len(COMPARED)]
+    header = ["workload", *(column.header for column in columns), "target"]
     rows = [header, ["---"] * len(header)]
-    for m in measurements:
-        target = m.workload.target
-        limits = {"torch": target.torch, "numpy": target.numpy}
-        if m.status != "ok":
-            cells = [m.status] * (len(header) - 2)
+    for name, row in results.items():
+        workload = registry[name]
+        if isinstance(row, str):
+            cells = [row] * len(columns)
         else:
-            cells = [format_ratio(m.ratio(other), limits[other]) for other in COMPARED]
-            if with_fresh:
-                fresh_limits = limits if target.fresh else dict.fromkeys(COMPARED)
-                cells += [format_ratio(m.ratio(other, fresh=True), fresh_limits[other]) for other in COMPARED]
-        rows.append([m.workload.title, *cells, target.describe()])
+            cells = [format_ratio(row.get(column.header), limit(workload.target, column)) for column in columns]
+        rows.append([workload.title, *cells, workload.target.describe()])
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 
