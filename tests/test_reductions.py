@@ -582,6 +582,25 @@ def test_keepdim_and_keepdims_together_is_a_type_error(name: str) -> None:
     check_op(lambda lib, a: op(lib, a, 1, keepdim=True, keepdims=False), x)
 
 
+AXIS_FUNCTIONS = ["sum", "mean", "prod", "logsumexp", "all", "any", "amax", "amin", "max", "min", "argmax", "argmin",
+                  "median", "std", "var", "std_mean", "var_mean"]
+
+
+@pytest.mark.parametrize("name", AXIS_FUNCTIONS)
+def test_axis_is_dim(name: str) -> None:
+    """NumPy's axis= for dim=, as torch's parser takes it: function and method, with keepdims too."""
+    x = standard_normal((2, 3))
+    check_op(lambda lib, a: getattr(lib, name)(a, axis=1), x)
+    check_op(lambda lib, a: getattr(a, name)(axis=0, keepdims=True), x)
+    check_op(lambda lib, a: getattr(lib, name)(a, dim=1, axis=1), x)  # both spellings: torch's TypeError
+
+
+def test_axis_is_refused_where_torch_has_no_dim() -> None:
+    x = standard_normal((2, 3))
+    check_op(lambda lib, a: lib.nn.functional.pairwise_distance(a, a + 1, axis=1), x)
+    check_op(lambda lib, a: lib.norm(a, 2, axis=1), x)
+
+
 def test_keepdims_with_out_and_with_keyword_dim() -> None:
     x = standard_normal((2, 3))
     check_op(lambda lib, a: lib.sum(a, dim=1, keepdims=True, out=lib.empty(2, 1, dtype=lib.float64)), x, grad=False)

@@ -14,6 +14,7 @@ var/std are ``ops.variance``.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from collections.abc import Callable
 from typing import Any
@@ -77,22 +78,28 @@ def _unreduce(grad: Tensor, input_shape: tuple, dims: tuple[int, ...]) -> Tensor
 
 
 def accepts_keepdims(op: Callable) -> Callable:
-    """``op`` that also takes NumPy's spelling ``keepdims=`` for ``keepdim=``, as torch does.
+    """``op`` that also takes NumPy's spellings, as torch does: ``keepdims=`` for ``keepdim=`` and,
+    where the op has a ``dim``, ``axis=`` for ``dim=``.
 
     torch's argument parser maps ``keepdims`` to ``keepdim`` for every op that has a keepdim
-    (``x.sum(1, keepdims=True)``); its Python-level functions (``torch.norm``) do not, so
-    neither does tensorlab's. Giving both spellings is a TypeError, as in torch.
+    (``x.sum(1, keepdims=True)``) and ``axis`` to ``dim`` (``x.sum(axis=1)``); its Python-level
+    functions (``torch.norm``) do not, so neither does tensorlab's. Giving both spellings is a
+    TypeError, as in torch.
     """
+    aliases = {"keepdims": "keepdim"}
+    if "dim" in inspect.signature(op).parameters:
+        aliases["axis"] = "dim"
 
     @functools.wraps(op)
-    def op_with_keepdims(*args: Any, **kwargs: Any) -> Any:
-        if "keepdims" in kwargs:
-            if "keepdim" in kwargs:
-                raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'keepdims'")
-            kwargs["keepdim"] = kwargs.pop("keepdims")
+    def op_with_numpy_names(*args: Any, **kwargs: Any) -> Any:
+        for numpy_name, torch_name in aliases.items():
+            if numpy_name in kwargs:
+                if torch_name in kwargs:
+                    raise TypeError(f"{op.__name__}() got an unexpected keyword argument '{numpy_name}'")
+                kwargs[torch_name] = kwargs.pop(numpy_name)
         return op(*args, **kwargs)
 
-    return op_with_keepdims
+    return op_with_numpy_names
 
 
 def require_floating(x: Tensor, message: str) -> None:
