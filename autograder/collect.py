@@ -11,7 +11,7 @@ An LMS's "download all submissions" zip names every file after the student in it
 
 Each file's student is found in the roster (``roster.py``) by any of their spellings; without a
 roster the name in the file is the student's id. The notebook's name is matched whatever its case
-and a browser's ``(1)`` or Canvas's ``-1`` suffix. Its time is the one in the name (Blackboard) or
+and a browser's ``(1)`` or Canvas's ``-1`` suffix (with ``--pattern``, any ``.ipynb`` it captures). Its time is the one in the name (Blackboard) or
 the time the zip records for it (the LMS's submission time).
 
     DIR/downloaded/<assignment>/archives/<sha>-<name>.zip            every archive, kept once
@@ -95,6 +95,14 @@ def notebook_pattern(notebook: str) -> str:
     browser's ``(1)`` or Canvas's ``-1``."""
     words = [re.escape(word) for word in re.split(r"[-_ ]", notebook)]
     return "[-_ ]".join(words) + r"(?:\s*\(\d+\)|-\d+)?\.ipynb"
+
+
+def is_the_notebook(file: str, notebook: str, pattern: str | None) -> bool:
+    """Is ``file`` the assignment's notebook? Its name in any case and with a resubmission suffix; with
+    the instructor's own ``--pattern``, any ``.ipynb`` it captures (an LMS that renames uploads)."""
+    if pattern is not None:
+        return file.lower().endswith(".ipynb")
+    return re.fullmatch(notebook_pattern(notebook), file, flags=re.IGNORECASE) is not None
 
 
 def read_name(member: str, notebook: str, pattern: str | None) -> Found | None:
@@ -206,7 +214,7 @@ def keep_member(course: Course, folder: Path, ledger: Ledger, collection: Collec
     if found.file is None:  # Blackboard's receipt of an attempt
         collection.receipts.append(info.filename)
         return
-    if not re.fullmatch(notebook_pattern(notebook), PurePosixPath(found.file).name, flags=re.IGNORECASE):
+    if not is_the_notebook(PurePosixPath(found.file).name, notebook, pattern):
         collection.skipped.append((info.filename, f"{PurePosixPath(found.file).name} is not {notebook}.ipynb"))
         return
     student, why = attribute(found, roster)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.collect import counted_file, read_name, resubmission_number
+from autograder.collect import counted_file, is_the_notebook, read_name, resubmission_number
 from autograder.deadlines import Deadline, parse_time
 from autograder.exercise import ExerciseError
 from autograder.roster import Roster, Student, import_roster, read_roster_csv
@@ -44,6 +44,15 @@ def test_a_pattern_of_your_own_replaces_the_built_in_ones() -> None:
                       r"(?P<timestamp>[^-]+-[^-]+-[^-]+)--(?P<student>\w+)--(?P<file>.+)")
     assert found is not None and found.names == ("jsmith",) and found.file == "hw.ipynb"
     assert found.timestamp == datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("file", "pattern", "counts"), [
+    ("Broadcasting (2).ipynb", None, True), ("broadcasting-1.ipynb", None, True), ("broad_casting.ipynb", None, False),
+    ("gather_scatter.ipynb", None, False), ("hw.ipynb", None, False), ("hw.ipynb", "(?P<student>.+)", True),
+    ("hw.pdf", "(?P<student>.+)", False),
+])
+def test_which_file_is_the_notebook(file: str, pattern: str | None, counts: bool) -> None:
+    assert is_the_notebook(file, "broadcasting", pattern) is counts
 
 
 def test_resubmission_numbers() -> None:

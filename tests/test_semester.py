@@ -9,7 +9,6 @@ Each fake student's notebook is one of tests/fake_students, whose scores are kno
 from __future__ import annotations
 
 import csv
-import hashlib
 import shutil
 import zipfile
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 
 from autograder.cli import main
 from tests.fake_students import ROSTERS
+from tests.test_cli_errors import tree_hash
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -74,14 +74,6 @@ def moodle(person: str, file: str, folder: bool = True) -> str:
 def blackboard(person: str, when: tuple[int, ...], file: str | None) -> str:
     stamp = "-".join(f"{part:02d}" for part in (*when, 0)[:6])
     return f"Autograd_{person}_attempt_{stamp}" + (f"_{file}" if file else ".txt")
-
-
-def tree_hash(folder: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
-    return digest.hexdigest()
 
 
 def exported(course: Path) -> dict[tuple[str, str], dict]:

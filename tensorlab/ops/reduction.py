@@ -92,7 +92,7 @@ def accepts_keepdims(op: Callable) -> Callable:
 
     @functools.wraps(op)
     def op_with_numpy_names(*args: Any, **kwargs: Any) -> Any:
-        for numpy_name, torch_name in aliases.items():
+        for numpy_name, torch_name in aliases.items() if kwargs else ():  # most calls pass no keywords
             if numpy_name in kwargs:
                 if torch_name in kwargs:
                     raise TypeError(f"{op.__name__}() got an unexpected keyword argument '{numpy_name}'")
