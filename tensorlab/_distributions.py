@@ -107,14 +107,19 @@ def _normal_blocks(u: np.ndarray, mean: float, std: float) -> np.ndarray:
 def normal_fill(gen: Generator, n: int, dtype: np.dtype, mean: float, std: float) -> np.ndarray:
     """torch's path for 16 or more contiguous elements: n uniforms of ``dtype``, transformed 16 at
     a time; if n is not a multiple of 16, 16 fresh uniforms replace the last 16 and are transformed
-    too (so the last 16 - n % 16 full-block values are overwritten)."""
-    work = np.float64 if np.dtype(dtype) == np.float64 else np.float32
-    u = uniform(gen, n, np.dtype(dtype)).astype(work)
+    too (so the last 16 - n % 16 full-block values are overwritten). float16 is computed in float32
+    (24-bit uniforms, rounded once at the end) and draws uniforms for the whole blocks only, before
+    the 16 of the tail: measured against torch 2.13, bit for bit."""
     whole = n - n % 16
+    if np.dtype(dtype) == np.float16:  # float16 goes through float32 blocks: whole blocks only are drawn first
+        draw, work, first = np.dtype(np.float32), np.float32, whole
+    else:
+        draw, work, first = np.dtype(dtype), (np.float64 if np.dtype(dtype) == np.float64 else np.float32), n
+    u = uniform(gen, first, draw).astype(work)
     out = np.empty(n, dtype=work)
     out[:whole] = _normal_blocks(u[:whole], mean, std)
     if n % 16:
-        out[n - 16 :] = _normal_blocks(uniform(gen, 16, np.dtype(dtype)).astype(work), mean, std)
+        out[n - 16 :] = _normal_blocks(uniform(gen, 16, draw).astype(work), mean, std)
     return out.astype(dtype)
 
 

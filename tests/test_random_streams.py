@@ -27,7 +27,10 @@ def same(ours: tl.Tensor, theirs: torch.Tensor) -> None:
 
 
 def close(ours: tl.Tensor, theirs: torch.Tensor) -> None:
-    torch.testing.assert_close(as_torch(ours), theirs, rtol=1e-5, atol=1e-5)
+    """torch's float32 Box-Muller uses AVX2 log/sin/cos (a few float32 ulps from the C library's);
+    rounded to float16, a value on a rounding boundary can then land one float16 ulp away."""
+    one_ulp = 2.0**-10 if theirs.dtype == torch.float16 else 1e-5
+    torch.testing.assert_close(as_torch(ours), theirs, rtol=one_ulp, atol=1e-5)
 
 
 def pair(seed: int) -> tuple[tl.Generator, torch.Generator]:
@@ -60,8 +63,6 @@ def test_uniform(seed: int, n: int, dtype: str) -> None:
 def test_normal(seed: int, n: int, dtype: str) -> None:
     (g, tg) = pair(seed)
     check = same if n < 16 or dtype == "float64" else close
-    if dtype == "float16" and n >= 16:
-        pytest.skip("float16 normal on 16+ elements: not reproduced (see docs/students.md)")
     check(tl.randn(n, dtype=getattr(tl, dtype), generator=g), torch.randn(n, dtype=getattr(torch, dtype), generator=tg))
     check(tl.empty(n, dtype=getattr(tl, dtype)).normal_(1, 2, generator=g), torch.empty(n, dtype=getattr(torch, dtype)).normal_(1, 2, generator=tg))
     same(tl.rand(3, generator=g), torch.rand(3, generator=tg))  # the streams stay in step
