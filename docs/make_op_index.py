@@ -51,16 +51,20 @@ def _tensorlab() -> ModuleType:
 def public_ops(tl: ModuleType) -> dict[str, dict[str, Any]]:
     """name -> {"tensorlab": fn, "Tensor": method, "nn.functional": fn}, whichever exist."""
     from tensorlab import _tensor_methods
+    from tensorlab.overrides import is_dispatchable
+
+    def op(value: Any) -> Any:  # the op under the wrapper that offers each call to function modes
+        return value.__wrapped__ if is_dispatchable(value) else value
 
     ops: dict[str, dict[str, Any]] = {}
     for name in dir(tl):
-        value = getattr(tl, name)
+        value = op(getattr(tl, name))
         if inspect.isfunction(value) and value.__module__.startswith("tensorlab.ops.") and not name.startswith("_"):
             ops.setdefault(name, {})["tensorlab"] = inspect.unwrap(value)  # the op inside its out= wrapper
     for name, method in _tensor_methods.named_methods().items():
         ops.setdefault(name, {})["Tensor"] = method.fget if isinstance(method, property) else method
     for name in tl.nn.functional.__all__:
-        ops.setdefault(name, {})["nn.functional"] = getattr(tl.nn.functional, name)
+        ops.setdefault(name, {})["nn.functional"] = op(getattr(tl.nn.functional, name))
     return dict(sorted(ops.items(), key=lambda item: item[0].lower()))
 
 

@@ -7,6 +7,8 @@ in ``__all__``, and this namespace re-exports them.
 
 from __future__ import annotations
 
+import sys as _sys
+
 from . import autograd
 from ._creation import (
     arange,
@@ -123,6 +125,12 @@ globals().update({name: getattr(_inplace, name) for name in _inplace.NAMESPACE_I
 
 # torch's out= keyword, on the namespace functions that have it (methods have none): ops/out.py
 globals().update({name: _out.accepts_out(globals()[name]) for name in _out.OPS_WITH_OUT})
+
+# Every public function above, wrapped once so that function modes (vmap, fx tracing) see each call,
+# ``from tensorlab import sin`` included: overrides.py. Nothing in this namespace is reassigned later.
+from . import overrides  # noqa: E402
+
+overrides.wrap_public_functions(_sys.modules[__name__])
 
 half, float, double = float16, float32, float64  # noqa: A001
 long, int, short = int64, int32, int16  # noqa: A001

@@ -7,6 +7,9 @@ Where the method's signature differs from the function's (torch calls the method
 argument ``other``, ``x.flip(0, 1)`` takes dims unpacked, ``x.float()`` is ``to(float32)``), a
 two-line adapter is written here. :func:`bind_methods` puts every family on Tensor when
 ``tensorlab._tensor`` is imported; ``_tensor.py`` keeps the data structure and the operators.
+It then wraps every public method and operator once, so that function modes
+(``tensorlab/overrides.py``: vmap, fx tracing) see ``x.exp()`` and ``x + y``; ``Tensor.exp.__wrapped__``
+is the op's function.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from .ops import cross as cross_ops
 from .ops import erf as erf_ops
 from .ops import softmax as softmax_op
 from .ops import unique as unique_ops
+from .overrides import wrap_tensor_methods
 
 
 # --- elementwise -----------------------------------------------------------------------------------
@@ -582,9 +586,11 @@ def named_methods() -> dict[str, Any]:
 
 def bind_methods(cls: type) -> None:
     """Set every named method on ``cls``; an adapter defined here under another name (``as_float``)
-    takes the method's name, so tracebacks and help() say ``Tensor.float``."""
+    takes the method's name, so tracebacks and help() say ``Tensor.float``. Then every public method
+    and operator of ``cls`` is made dispatchable (start-up, once: nothing is re-bound later)."""
     methods = named_methods()
     for name, method in methods.items():
         if getattr(method, "__module__", None) == __name__ and method.__name__ not in methods:
             method.__name__, method.__qualname__ = name, f"{cls.__name__}.{name}"
         setattr(cls, name, method)
+    wrap_tensor_methods(cls)

@@ -12,17 +12,25 @@ Left out, as tensorlab has no such op yet: ``stft``/``istft`` (signal processing
 
 from __future__ import annotations
 
-from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
-from .ops.block_diag import block_diag
-from .ops.broadcasting import broadcast_shapes, broadcast_tensors
-from .ops.cdist import cdist
-from .ops.einsum import einsum
-from .ops.grids import cartesian_prod, meshgrid
-from .ops.join import split
-from .ops.reduction import norm
-from .ops.tensordot import tensordot
-from .ops.unique import unique, unique_consecutive
-from .ops.unravel_index import unravel_index
+# The namespace's own functions (wrapped for function modes at import: tensorlab/overrides.py).
+from . import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    broadcast_shapes,
+    broadcast_tensors,
+    cartesian_prod,
+    cdist,
+    einsum,
+    meshgrid,
+    norm,
+    split,
+    tensordot,
+    unique,
+    unique_consecutive,
+    unravel_index,
+)
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors", "cartesian_prod",

@@ -3,10 +3,12 @@
 What a compiler front end does, small enough to read in one sitting:
 
 1. **Tracing** (:func:`trace`): call the function once with *proxies* instead of tensors. Every
-   operator (``x + y``), method (``x.sin()``) and ``tensorlab.<op>`` call on a proxy records a
-   node instead of computing; the function's Python (loops, helper calls) simply runs and leaves
-   only the ops behind. Like ``torch.fx.symbolic_trace``, a proxy has no value, so ``if x.sum() > 0``
-   raises :class:`TraceError`: control flow on data cannot be recorded.
+   operator (``x + y``) and method (``x.sin()``) on a proxy records a node instead of computing,
+   and so does every public function given a proxy (``tensorlab.sin(x)``, ``F.relu(x)``, a ``sin``
+   imported by name): while tracing, a :class:`TracingMode` sits on tensorlab's function-mode stack
+   (``tensorlab/overrides.py``), where every op call enters. The function's Python (loops, helper
+   calls) simply runs and leaves only the ops behind. Like ``torch.fx.symbolic_trace``, a proxy has
+   no value, so ``if x.sum() > 0`` raises :class:`TraceError`: control flow on data cannot be recorded.
 2. **The graph** (:class:`Graph`): ``placeholder`` nodes for the inputs, ``call_function`` /
    ``call_method`` nodes for the ops, one ``output`` node, printed the way ``torch.fx`` prints.
    :class:`GraphModule` runs it by walking the nodes in order.
@@ -26,8 +28,7 @@ from __future__ import annotations
 
 import builtins
 import operator
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,13 +36,9 @@ import numpy as np
 
 import tensorlab as tl
 from tensorlab._tensor import Tensor
+from tensorlab.overrides import FunctionMode
 
-__all__ = ["Graph", "GraphModule", "Node", "Proxy", "TraceError", "fuse_elementwise", "trace"]
-
-# tensorlab functions the tracer records when one of their arguments is a proxy.
-TRACED_FUNCTIONS = ("sin", "cos", "exp", "log", "tanh", "sigmoid", "relu", "neg", "abs", "sqrt",
-                    "add", "sub", "mul", "div", "maximum", "minimum", "matmul", "sum", "mean", "where")
-
+__all__ = ["Graph", "GraphModule", "Node", "Proxy", "TraceError", "TracingMode", "fuse_elementwise", "trace"]
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -58,10 +55,11 @@ class Node:
     op: str  # "placeholder" | "call_function" | "call_method" | "call_fused" | "output"
     target: Any  # a function, a method name, or the placeholder's name
     args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
     users: list[Node] = field(default_factory=list)
 
     def inputs(self) -> list[Node]:
-        return [a for a in self.args if isinstance(a, Node)]
+        return [a for a in (*self.args, *self.kwargs.values()) if isinstance(a, Node)]
 
     def __repr__(self) -> str:
         return f"%{self.name}"
@@ -92,9 +90,12 @@ class Graph:
         self._names[base] = count + 1
         return base if count == 0 else f"{base}_{count}"
 
-    def create_node(self, op: str, target: Any, args: tuple[Any, ...] = (), name: str | None = None) -> Node:
+    def create_node(
+        self, op: str, target: Any, args: tuple[Any, ...] = (), name: str | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> Node:
         base = name or (target if isinstance(target, str) else getattr(target, "__name__", "node")).strip("_")
-        node = Node(self._fresh_name(base), op, target, args)
+        node = Node(self._fresh_name(base), op, target, args, dict(kwargs or {}))
         for used in node.inputs():
             used.users.append(node)
         self.nodes.append(node)
@@ -118,7 +119,8 @@ class Graph:
                 lines.append(f"    return {node.args[0].name if isinstance(node.args[0], Node) else repr(node.args[0])}")
                 continue
             head = f"    %{node.name} : [num_users={len(node.users)}] = {node.op}[target={_target_name(node)}]"
-            lines.append(head if node.op == "placeholder" else f"{head}(args = {node.args!r}, kwargs = {{}})")
+            call = f"(args = {node.args!r}, kwargs = {node.kwargs!r})"
+            lines.append(head if node.op == "placeholder" else head + call)
         return "\n".join(lines)
 
 
@@ -128,9 +130,11 @@ class Proxy:
     def __init__(self, node: Node, graph: Graph) -> None:
         self.node, self.graph = node, graph
 
-    def _record(self, op: str, target: Any, args: tuple[Any, ...]) -> Proxy:
+    def _record(self, op: str, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None,
+                ) -> Proxy:
         unwrapped = tuple(a.node if isinstance(a, Proxy) else a for a in args)
-        return Proxy(self.graph.create_node(op, target, unwrapped), self.graph)
+        keywords = {k: v.node if isinstance(v, Proxy) else v for k, v in (kwargs or {}).items()}
+        return Proxy(self.graph.create_node(op, target, unwrapped, kwargs=keywords), self.graph)
 
     def __add__(self, other: Any) -> Proxy: return self._record("call_function", operator.add, (self, other))
     def __radd__(self, other: Any) -> Proxy: return self._record("call_function", operator.add, (other, self))
@@ -148,7 +152,7 @@ class Proxy:
     def __getattr__(self, name: str) -> Callable[..., Proxy]:
         if name.startswith("_") or name in ("shape", "dtype", "item", "tolist", "numpy", "size", "dim"):
             raise TraceError(f"tensorlab.fx records ops only; .{name} needs a value that a proxy does not have")
-        return lambda *args: self._record("call_method", name, (self, *args))
+        return lambda *args, **kwargs: self._record("call_method", name, (self, *args), kwargs)
 
     def __bool__(self) -> bool:
         raise TraceError("symbolically traced variables cannot be used as inputs to control flow")
@@ -157,26 +161,26 @@ class Proxy:
         return f"Proxy({self.node.name})"
 
 
-@contextmanager
-def _recording(graph: Graph) -> Iterator[None]:
-    """Swap ``tensorlab.<op>`` for wrappers that record a node when given a proxy (FX calls this autowrap)."""
-    originals = {name: getattr(tl, name) for name in TRACED_FUNCTIONS}
+class TracingMode(FunctionMode):
+    """On the mode stack while :func:`trace` runs: a public op given a proxy records a node.
 
-    def wrapper(function: Callable[..., Any]) -> Callable[..., Any]:
-        def record_or_call(*args: Any) -> Any:
-            proxies = [a for a in args if isinstance(a, Proxy)]
-            if not proxies:
-                return function(*args)
-            return proxies[0]._record("call_function", function, args)
-        return record_or_call
+    ``tensorlab.sin(p)`` becomes a ``call_function`` node whose target is ``tensorlab.sin`` and
+    ``t.add(p)`` a ``call_method`` node; torch.fx's Proxy relies on ``__torch_function__`` the same
+    way. An operator of a plain tensor with a proxy operand (``t + p``) returns ``NotImplemented``,
+    so Python asks the proxy's reflected operator, which records ``operator.add``. Calls without a
+    proxy run as usual.
+    """
 
-    try:
-        for name, function in originals.items():
-            setattr(tl, name, wrapper(function))
-        yield
-    finally:
-        for name, function in originals.items():
-            setattr(tl, name, function)
+    def __tensorlab_function__(self, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+        proxies = [a for a in (*args, *kwargs.values()) if isinstance(a, Proxy)]
+        if not proxies:
+            return func(*args, **kwargs)
+        name = func.__name__
+        if name.startswith("__"):
+            return NotImplemented
+        if func.__qualname__.startswith("Tensor."):
+            return proxies[0]._record("call_method", name, args, kwargs)
+        return proxies[0]._record("call_function", func, args, kwargs)
 
 
 class GraphModule:
@@ -195,12 +199,13 @@ class GraphModule:
 
         for node in self.graph.nodes:
             args = [value(a) for a in node.args]
+            kwargs = {k: value(v) for k, v in node.kwargs.items()}
             if node.op == "placeholder":
                 values[node.name] = next(placeholders)
             elif node.op == "call_function":
-                values[node.name] = node.target(*args)
+                values[node.name] = node.target(*args, **kwargs)
             elif node.op == "call_method":
-                values[node.name] = getattr(args[0], node.target)(*args[1:])
+                values[node.name] = getattr(args[0], node.target)(*args[1:], **kwargs)
             elif node.op == "call_fused":
                 arrays = [a.detach().numpy() if isinstance(a, Tensor) else a for a in args]
                 values[node.name] = tl.from_numpy(node.target(*arrays))
@@ -217,7 +222,7 @@ def trace(function: Callable[..., Any]) -> GraphModule:
     graph = Graph()
     names = function.__code__.co_varnames[: function.__code__.co_argcount]
     proxies = [Proxy(graph.create_node("placeholder", name), graph) for name in names]
-    with _recording(graph):
+    with TracingMode():
         result = function(*proxies)
     graph.create_node("output", "output", (result.node if isinstance(result, Proxy) else result,))
     return GraphModule(graph)
@@ -240,6 +245,8 @@ _UFUNCS: dict[str, str] = {
 
 def _elementwise_kind(node: Node) -> str | None:
     """The op's name if it is elementwise (one output element from the same-position inputs)."""
+    if node.kwargs:  # alpha=, out=...: the generated kernels know positional operands only
+        return None
     if node.op == "call_method":
         name = str(node.target)
     elif node.op == "call_function":
@@ -306,7 +313,10 @@ def fuse_elementwise(module: GraphModule) -> GraphModule:
     for node in module.graph.nodes:
         chain = chain_of.get(node.name)
         if chain is None:
-            copies[node.name] = graph.create_node(node.op, node.target, tuple(map(moved, node.args)), name=node.name)
+            copies[node.name] = graph.create_node(
+                node.op, node.target, tuple(map(moved, node.args)), name=node.name,
+                kwargs={k: moved(v) for k, v in node.kwargs.items()},
+            )
         elif node is chain[-1]:  # the whole chain becomes one node where its last op stood
             name = graph._fresh_name("fused")
             source, outside = _kernel_source(name, chain)

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensorlab as tl
-from tensorlab.func import rules
 from tests.oracle import assert_same, check_op, standard_normal
 
 
@@ -172,13 +171,12 @@ def test_vmap_leaves_the_namespaces_as_they_were() -> None:
     assert tl.sin is sin and tl.Tensor.__add__ is add
 
 
-def test_trace_records_logical_and_physical_shapes() -> None:
-    rules.TRACE = []
-    try:
-        tl.func.vmap(lambda a: a.sum(0))(tl.ones(4, 2, 3))
-        record = next(r for r in rules.TRACE if r["op"] != "<input>")
-    finally:
-        rules.TRACE = None
+def test_recorder_mode_records_logical_and_physical_shapes() -> None:
+    from tensorlab.widgets.vmap import VmapRecorder
+
+    recorder = VmapRecorder()
+    tl.func.vmap(recorder.watch(lambda a: a.sum(0)))(tl.ones(4, 2, 3))
+    record = next(r for r in recorder.records if r["op"] != "<input>")
     assert record["op"] == "sum" and record["rule"] == "batching rule"
     assert record["inputs"][0]["logical"] == list(torch.ones(4, 2, 3)[0].shape)
     assert record["inputs"][0]["physical"] == [4, 2, 3]

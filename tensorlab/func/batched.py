@@ -6,9 +6,11 @@ A ``BatchedTensor`` holds a *physical* value whose dim 0 is the batch dim of one
 :class:`~tensorlab.Tensor`, or, under nested ``vmap``, a BatchedTensor of an outer (lower)
 level: each level peels off one batch dim.
 
-Every op on a BatchedTensor goes through :func:`tensorlab.func.rules.call_op`, which applies
-the op's *batching rule* (one op on the physical value, the batch dim carried along) or, for an
-op with no rule, a Python loop over the batch with a warning that names the op.
+Every method and operator of a BatchedTensor calls Tensor's (``x.sum(0)`` is ``Tensor.sum(x, 0)``),
+so it enters the function-mode stack like any op, and vmap's mode hands it to
+:func:`tensorlab.func.rules.call_op`: the op's *batching rule* (one op on the physical value, the
+batch dim carried along) or, for an op with no rule, a Python loop over the batch with a warning
+that names the op.
 
 ``to_plain``/``from_plain`` convert between a BatchedTensor and one plain tensor whose leading
 dims are the batch dims of every running ``vmap``, outer first: that is what the autograd
@@ -17,6 +19,7 @@ transforms (``grad``, ``vjp``) differentiate.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,57 +114,61 @@ class BatchedTensor:
     # --- properties that are ops -------------------------------------------------------------------
     @property
     def T(self) -> BatchedTensor:  # noqa: N802 - torch's name
-        return _op("permute")(self, *reversed(range(self.ndim)))
+        return Tensor.permute(self, *reversed(range(self.ndim)))  # type: ignore[arg-type,return-value]
 
     @property
     def mT(self) -> BatchedTensor:  # noqa: N802
-        return _op("transpose")(self, -2, -1)
+        return Tensor.transpose(self, -2, -1)  # type: ignore[arg-type,return-value]
 
-    # --- every other method is an op: its batching rule, or the loop --------------------------------
+    # --- every other method is Tensor's, which vmap's mode sends to the op's rule ---------------------
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or not hasattr(Tensor, name):
+        method = getattr(Tensor, name, None) if not name.startswith("_") else None
+        if not callable(method):
             raise AttributeError(f"'BatchedTensor' object has no attribute '{name}'")
-        return lambda *args, **kwargs: _op(name)(self, *args, **kwargs)
+        return functools.partial(method, self)
+
+    def __pos__(self) -> BatchedTensor:
+        return self
+
+    __hash__ = object.__hash__  # defining __eq__ (below) would otherwise remove it
 
 
-def _op(name: str) -> Callable[..., Any]:
-    from .rules import method_op
-
-    return method_op(name)
-
-
-#: Python operators: (dunder, op name for the rules, the function that computes it on plain values).
-BINARY_OPERATORS: list[tuple[str, str, Callable[[Any, Any], Any]]] = [
+#: Python's operators as ops: dunder -> (the op's name in the rules, the function that computes it on
+#: plain values, whether the operands come swapped: ``__rsub__(x, 2)`` is ``2 - x``).
+OPERATORS: dict[str, tuple[str, Callable[..., Any], bool]] = {
+    "__neg__": ("neg", operator.neg, False), "__abs__": ("abs", operator.abs, False),
+    "__getitem__": ("getitem", operator.getitem, False),
+}
+for _dunder, _name, _compute in [
     ("add", "add", operator.add), ("sub", "sub", operator.sub), ("mul", "mul", operator.mul),
     ("truediv", "div", operator.truediv), ("floordiv", "floor_divide", operator.floordiv),
     ("mod", "remainder", operator.mod), ("pow", "pow", operator.pow), ("matmul", "matmul", operator.matmul),
     ("and", "logical_and", operator.and_), ("or", "logical_or", operator.or_),
-]
-COMPARISONS: list[tuple[str, str, Callable[[Any, Any], Any]]] = [
-    ("lt", "lt", operator.lt), ("le", "le", operator.le), ("gt", "gt", operator.gt),
-    ("ge", "ge", operator.ge), ("eq", "eq", operator.eq), ("ne", "ne", operator.ne),
-]
+]:
+    OPERATORS[f"__{_dunder}__"] = (_name, _compute, False)
+    OPERATORS[f"__r{_dunder}__"] = (_name, _compute, True)
+for _dunder, _compute in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge),
+                          ("eq", operator.eq), ("ne", operator.ne)]:
+    OPERATORS[f"__{_dunder}__"] = (_dunder, _compute, False)
+for _dunder, _compute in [("add", operator.iadd), ("sub", operator.isub), ("mul", operator.imul)]:
+    OPERATORS[f"__i{_dunder}__"] = (f"{_dunder}_", _compute, False)
+OPERATORS["__itruediv__"] = ("div_", operator.itruediv, False)
 
 
-def _install_operators() -> None:
-    """x + y, y + x, x < y, -x, x[i] on a BatchedTensor: each one op through the rules."""
-    from .rules import call_op
+def _calls_tensors(dunder: str) -> Callable[..., Any]:
+    """BatchedTensor's ``dunder``: Tensor's, so the call enters the mode stack like any operator."""
+    tensor_operator = getattr(Tensor, dunder)
 
-    def binary(rule_name: str, fn: Callable[[Any, Any], Any], reflected: bool) -> Callable[..., Any]:
-        if reflected:
-            return lambda self, other: call_op(rule_name, fn, (other, self), {})
-        return lambda self, other: call_op(rule_name, fn, (self, other), {})
+    def method(self: BatchedTensor, *operands: Any) -> Any:
+        return tensor_operator(self, *operands)
 
-    for dunder, rule_name, fn in BINARY_OPERATORS:
-        setattr(BatchedTensor, f"__{dunder}__", binary(rule_name, fn, reflected=False))
-        setattr(BatchedTensor, f"__r{dunder}__", binary(rule_name, fn, reflected=True))
-    for dunder, rule_name, fn in COMPARISONS:
-        setattr(BatchedTensor, f"__{dunder}__", binary(rule_name, fn, reflected=False))
-    setattr(BatchedTensor, "__neg__", lambda self: call_op("neg", operator.neg, (self,), {}))  # noqa: B010
-    setattr(BatchedTensor, "__abs__", lambda self: call_op("abs", operator.abs, (self,), {}))  # noqa: B010
-    setattr(BatchedTensor, "__pos__", lambda self: self)  # noqa: B010
-    setattr(BatchedTensor, "__getitem__", lambda self, index: call_op("getitem", operator.getitem, (self, index), {}))  # noqa: B010
-    BatchedTensor.__hash__ = object.__hash__  # type: ignore[method-assign]
+    method.__name__ = dunder
+    return method
+
+
+for _dunder in OPERATORS:
+    if not _dunder.startswith("__i") or _dunder == "__getitem__":  # x += y on a BatchedTensor: x = x + y
+        setattr(BatchedTensor, _dunder, _calls_tensors(_dunder))  # start-up: the class is being built
 
 
 def to_plain(x: Any, levels: list[Level]) -> Any:
@@ -192,4 +199,3 @@ def batch_size_at(x: BatchedTensor) -> int:
     return int(x.value.shape[0])
 
 
-_install_operators()

@@ -1,7 +1,8 @@
 """Batching rules: how one op runs on a whole batch at once.
 
-An op called with a :class:`BatchedTensor` argument comes to :func:`call_op`. It finds the
-innermost ``vmap`` level among the arguments and applies that op's rule, which rewrites the call
+While ``vmap`` runs, its mode (``vmap.py``) hands every op to :func:`call_op`. When an argument is
+a :class:`BatchedTensor`, it finds the innermost ``vmap`` level among them and applies that op's
+rule, which rewrites the call
 into the *same op on the physical values* (batch dim at 0) with its dims shifted by one:
 
 - elementwise ops: pad each batched value with size-1 dims after the batch dim so that logical
@@ -30,12 +31,9 @@ from .batched import BatchedTensor, batch_size_at
 Rule = Callable[[str, Callable[..., Any], int, tuple, dict], Any]
 RULES: dict[str, Rule] = {}
 
-#: When a list, every op vmap sees is appended here (VmapExplorer reads it).
-TRACE: list[dict[str, Any]] | None = None
-
 
 # --- dispatch ----------------------------------------------------------------------------------
-def _tensors_in(args: Sequence[Any], kwargs: dict) -> list[Any]:
+def tensors_in(args: Sequence[Any], kwargs: dict) -> list[Any]:
     """Arguments (and members of list/tuple arguments) that are tensors, batched or not."""
     from .._tensor import Tensor
 
@@ -49,18 +47,14 @@ def _tensors_in(args: Sequence[Any], kwargs: dict) -> list[Any]:
 
 def call_op(name: str, plain_fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """Run op ``name``: ``plain_fn`` when no argument is batched, else the rule of the innermost level."""
-    batched = [t for t in _tensors_in(args, kwargs) if isinstance(t, BatchedTensor)]
+    batched = [t for t in tensors_in(args, kwargs) if isinstance(t, BatchedTensor)]
     if not batched:
         return plain_fn(*args, **kwargs)
     level = max(t.level for t in batched)
     rule = RULES.get(name)
     if rule is None:
-        result = loop_fallback(name, plain_fn, level, args, kwargs)
-    else:
-        result = rule(name, plain_fn, level, args, kwargs)
-    if TRACE is not None:
-        TRACE.append(_trace_record(name, level, args, kwargs, result, rule is not None))
-    return result
+        return loop_fallback(name, plain_fn, level, args, kwargs)
+    return rule(name, plain_fn, level, args, kwargs)
 
 
 def physical_op(name: str, plain_fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -98,7 +92,7 @@ def _wrap(result: Any, level: int) -> Any:
 
 
 def _size(args: tuple, kwargs: dict, level: int) -> int:
-    return next(batch_size_at(t) for t in _tensors_in(args, kwargs) if _is_at(t, level))
+    return next(batch_size_at(t) for t in tensors_in(args, kwargs) if _is_at(t, level))
 
 
 # --- the fallback: a loop, and a warning that names the op --------------------------------------
@@ -141,7 +135,7 @@ def _stack_results(results: list[Any], level: int) -> Any:
 # --- the rules ---------------------------------------------------------------------------------
 def elementwise_rule(name: str, plain_fn: Callable[..., Any], level: int, args: tuple, kwargs: dict) -> Any:
     """Broadcasting ops: pad batched values to the result's logical rank, right after the batch dim."""
-    rank = max(_logical_ndim(t) for t in _tensors_in(args, kwargs))
+    rank = max(_logical_ndim(t) for t in tensors_in(args, kwargs))
 
     def physical(x: Any) -> Any:
         if not _is_at(x, level):
@@ -164,7 +158,7 @@ def inplace_rule(name: str, plain_fn: Callable[..., Any], level: int, args: tupl
     if not _is_at(args[0], level):  # every sample would write into the same tensor: torch's error
         import numpy as np
 
-        logical = np.broadcast_shapes(*(tuple(t.shape) for t in _tensors_in(args, kwargs)))
+        logical = np.broadcast_shapes(*(tuple(t.shape) for t in tensors_in(args, kwargs)))
         raise RuntimeError(
             f"output with shape {list(args[0].shape)} doesn't match the broadcast shape "
             f"{[_size(args, kwargs, level), *logical]}"
@@ -381,26 +375,3 @@ for _name in SHAPE_OPS:
 for _name in ("matmul", "mm", "bmm", "mv", "dot", "inner"):
     RULES[_name] = matmul_rule
 RULES.update(linear=linear_rule, mse_loss=mse_loss_rule, getitem=getitem_rule, cat=join_rule, concat=join_rule, stack=join_rule)
-
-
-# --- the record VmapExplorer shows ---------------------------------------------------------------
-def _shapes(x: Any) -> Any:
-    if isinstance(x, BatchedTensor):
-        return {"logical": list(x.shape), "physical": list(x.value.shape), "level": x.level}
-    if hasattr(x, "shape"):
-        return {"logical": list(x.shape), "physical": list(x.shape), "level": None}
-    if isinstance(x, (list, tuple)) and x and all(hasattr(i, "shape") for i in x):
-        return [_shapes(i) for i in x]
-    return None
-
-
-def _trace_record(name: str, level: int, args: tuple, kwargs: dict, result: Any, has_rule: bool) -> dict[str, Any]:
-    """One op as VmapExplorer draws it: shapes in and out, and ids that link an op to the ops it read from."""
-    given = [a for a in (*args, *kwargs.values()) if _shapes(a) is not None]
-    results = list(result) if isinstance(result, (tuple, list)) else [result]
-    return {
-        "op": name, "level": level, "rule": "batching rule" if has_rule else "loop",
-        "inputs": [_shapes(a) for a in given], "outputs": [_shapes(r) for r in results],
-        "input_ids": [id(a) for a in given], "output_ids": [id(r) for r in results],
-        "keep": (given, results),  # the objects stay alive while the record does, so their ids stay unique
-    }

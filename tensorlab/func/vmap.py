@@ -5,27 +5,25 @@
 batch dim to ``out_dims``. Inside ``f``, every op on a BatchedTensor runs its batching rule
 (``rules.py``): the batch is carried along, not looped over.
 
-torch catches every op in its dispatcher. tensorlab has none, so while the outermost ``vmap``
-runs it puts a dispatching wrapper on each function of the ``tensorlab`` and
-``tensorlab.nn.functional`` namespaces (``torch.sin(x)``, ``F.linear(x, w)``), and lets a plain
-tensor's operators step aside (``NotImplemented``) when the other operand is batched, so that
-``w @ x`` reaches the rule too, as do a plain tensor's methods given a batched argument
-(``w.matmul(x)``). What that does not reach: functions imported by name before the call
-(``from tensorlab import sin``): call them through the module (``torch.sin``).
+torch catches every op in its dispatcher. tensorlab's ops all enter through one check, the
+function-mode stack of ``tensorlab/overrides.py``: while ``f`` runs, vmap pushes a
+:class:`BatchingMode` on it, so ``torch.sin(x)``, ``F.linear(x, w)``, ``x.sum(0)``, ``w @ x`` and a
+``sin`` imported by name (``from tensorlab import sin``) all reach the rules. A BatchedTensor's own
+methods and operators call Tensor's, so they take the same road. Nested ``vmap`` calls push one
+mode each; the innermost level is handled first.
 """
 
 from __future__ import annotations
 
 import functools
-import types
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from itertools import count
 from typing import Any
 
 from .._tensor import Tensor
-from . import pytree, rules
-from .batched import ACTIVE_LEVELS, BINARY_OPERATORS, COMPARISONS, BatchedTensor, Level
+from ..overrides import FunctionMode
+from . import pytree
+from .batched import ACTIVE_LEVELS, OPERATORS, BatchedTensor, Level
 from .rules import call_op
 
 _level_numbers = count(1)
@@ -52,21 +50,20 @@ def vmap(
         if randomness not in ("error", "same", "different"):
             raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
         level = Level(next(_level_numbers), size, randomness)
-        with _dispatching():
-            wrapped = [
-                leaf if d is None else BatchedTensor(_move(leaf, d, 0), level.number)
-                for leaf, d in zip(leaves, dims, strict=True)
-            ]
-            if rules.TRACE is not None:  # VmapExplorer links the ops that read an input to the input row
-                rules.TRACE.append({"op": "<input>", "output_ids": [id(w) for w in wrapped], "keep": wrapped})
-            ACTIVE_LEVELS.append(level)
-            try:  # vmap(torch.dot): the function itself is an op, taken before the dispatcher was in place
-                out = _dispatching_versions.get(func, func)(*pytree.unflatten(wrapped, spec), **kwargs)
-            finally:
-                ACTIVE_LEVELS.pop()
-            out_leaves, out_spec = pytree.flatten(out)
-            per_leaf = _out_dims_per_leaf(out_dims, out, len(out_leaves))
-            return pytree.unflatten([_unbatch(o, d, level, func) for o, d in zip(out_leaves, per_leaf, strict=True)], out_spec)
+        wrapped = [
+            leaf if d is None else BatchedTensor(_move(leaf, d, 0), level.number)
+            for leaf, d in zip(leaves, dims, strict=True)
+        ]
+        ACTIVE_LEVELS.append(level)
+        try:
+            with BatchingMode(level):
+                out = func(*pytree.unflatten(wrapped, spec), **kwargs)
+        finally:
+            ACTIVE_LEVELS.pop()
+        out_leaves, out_spec = pytree.flatten(out)
+        per_leaf = _out_dims_per_leaf(out_dims, out, len(out_leaves))
+        results = [_unbatch(o, d, level, func) for o, d in zip(out_leaves, per_leaf, strict=True)]
+        return pytree.unflatten(results, out_spec)
 
     return batched
 
@@ -137,82 +134,40 @@ def _name(func: Callable[..., Any]) -> str:
     return getattr(func, "__name__", repr(func))
 
 
-# --- the dispatcher, in place while the outermost vmap runs ---------------------------------------
-_installed: list[int] = [0]
-_dispatching_versions: dict[Any, Callable[..., Any]] = {}
+# --- the mode: what an op called inside the function does -----------------------------------------
+RANDOM_OPS = {
+    "rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "normal", "bernoulli", "multinomial",
+    "randperm", "dropout",
+}
 
 
-@contextmanager
-def _dispatching() -> Iterator[None]:
-    """Route namespace functions and a plain tensor's operators to the batching rules."""
-    if _installed[0]:
-        _installed[0] += 1
-        try:
-            yield
-        finally:
-            _installed[0] -= 1
-        return
-    saved = _install()
-    _installed[0] = 1
-    try:
-        yield
-    finally:
-        _installed[0] = 0
-        _dispatching_versions.clear()
-        for owner, name, original in saved:
-            setattr(owner, name, original)
+class BatchingMode(FunctionMode):
+    """On the mode stack while a vmap's function runs: ops given a BatchedTensor run their rule.
+
+    An op with no batched argument passes down unchanged (``call_op`` calls ``func``, which goes to
+    the next mode, then to the op). A Python operator is the op the rules know it as (``__rmul__``:
+    ``mul`` with its operands swapped), so ``w @ x`` with a plain ``w`` is batched as well.
+    """
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+
+    def __tensorlab_function__(self, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+        name = func.__name__
+        if name in RANDOM_OPS:
+            return _random_op(self.level, name, func, args, kwargs)
+        if name in OPERATORS:
+            op_name, compute, reflected = OPERATORS[name]
+            return call_op(op_name, compute, (args[1], args[0]) if reflected else args, kwargs)
+        return call_op(name, func, args, kwargs)
 
 
-#: (owner, name, original) -> its dispatching wrapper, made once: installing is then only setattr.
-_wrappers: dict[tuple[int, str, Any], Callable[..., Any]] = {}
+def _random_op(level: Level, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """randomness='error': refuse; 'same': one draw for every sample; 'different': one draw per sample.
 
-
-def _install() -> list[tuple[Any, str, Any]]:
-    import tensorlab
-    import tensorlab.nn.functional as F
-
-    saved: list[tuple[Any, str, Any]] = []
-
-    def replace(owner: Any, name: str, original: Any, make: Callable[[str, Any], Callable[..., Any]]) -> None:
-        key = (id(owner), name, original)
-        if key not in _wrappers:
-            _wrappers[key] = make(name, original)
-        saved.append((owner, name, original))
-        setattr(owner, name, _wrappers[key])
-
-    for namespace in (tensorlab, F):  # torch.sin(x), F.linear(x, w)
-        for name, fn in list(vars(namespace).items()):
-            if isinstance(fn, types.FunctionType) and not name.startswith("_"):
-                replace(namespace, name, fn, _dispatching_function)
-                _dispatching_versions[fn] = _wrappers[id(namespace), name, fn]
-    for dunder, _, _ in [*BINARY_OPERATORS, *COMPARISONS]:  # w @ v: the plain operand steps aside
-        for prefix in ("", "r"):
-            original = Tensor.__dict__.get(f"__{prefix}{dunder}__")
-            if original is not None:
-                replace(Tensor, f"__{prefix}{dunder}__", original, lambda _, method: _stepping_aside(method))
-    for name, method in list(vars(Tensor).items()):  # w.matmul(v), w.add_(v): a plain tensor's method, a batched argument
-        if isinstance(method, types.FunctionType) and not name.startswith("_"):
-            replace(Tensor, name, method, _method_with_batched_arguments)
-    replace(Tensor, "__getitem__", Tensor.__dict__["__getitem__"], lambda _, method: _indexing_by_batched(method))
-    return saved
-
-
-RANDOM_OPS = {"rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "normal", "bernoulli", "multinomial", "randperm", "dropout"}
-
-
-def _dispatching_function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(fn)
-    def dispatching(*args: Any, **kwargs: Any) -> Any:
-        if name in RANDOM_OPS and ACTIVE_LEVELS:
-            return _random_op(name, fn, args, kwargs)
-        return call_op(name, fn, args, kwargs)
-
-    return dispatching
-
-
-def _random_op(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """randomness='error': refuse; 'same': one draw for every sample; 'different': one draw per sample."""
-    level = ACTIVE_LEVELS[-1]
+    ``fn`` goes on to the next mode down: under nested vmaps each level applies its own randomness,
+    as in torch.
+    """
     if level.randomness == "error":
         raise RuntimeError(
             "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
@@ -225,38 +180,3 @@ def _random_op(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> 
         *bounds, size = args
         return BatchedTensor(fn(*bounds, (level.size, *size), **kwargs), level.number)
     return BatchedTensor(fn(level.size, *shape, **kwargs), level.number)
-
-
-def _method_with_batched_arguments(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    """A plain tensor's method: itself, unless an argument is batched; then the op's rule."""
-
-    @functools.wraps(method)
-    def dispatching(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if any(isinstance(a, BatchedTensor) for a in (*args, *kwargs.values())):
-            return call_op(name, method, (self, *args), kwargs)
-        return method(self, *args, **kwargs)
-
-    return dispatching
-
-
-def _stepping_aside(original: Callable[..., Any]) -> Callable[..., Any]:
-    """``plain + batched``: NotImplemented, so Python asks the BatchedTensor's reflected operator."""
-
-    @functools.wraps(original)
-    def operator(self: Tensor, other: Any) -> Any:
-        if isinstance(other, BatchedTensor):
-            return NotImplemented
-        return original(self, other)
-
-    return operator
-
-
-def _indexing_by_batched(original: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(original)
-    def getitem(self: Tensor, index: Any) -> Any:
-        items = index if isinstance(index, tuple) else (index,)
-        if any(isinstance(i, BatchedTensor) for i in items):
-            return call_op("getitem", original, (self, index), {})
-        return original(self, index)
-
-    return getitem

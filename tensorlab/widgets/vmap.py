@@ -1,8 +1,9 @@
 """VmapExplorer: how the batch dim moves through each op of a function under ``vmap``.
 
-The model runs ``tensorlab.func.vmap(function, in_dims)`` on an input of the given shape with
-the rules' trace switched on (``tensorlab.func.rules.TRACE``): one record per op the function
-ran on a batched value, with every operand's *logical* shape (what the function sees, one
+The model runs ``tensorlab.func.vmap(function, in_dims)`` on an input of the given shape, with a
+:class:`VmapRecorder` -- a function mode (``tensorlab/overrides.py``) -- entered inside the function,
+on top of vmap's own mode: it sees each op first, passes it down to vmap, and records every op the
+function ran on a batched value, with every operand's *logical* shape (what the function sees, one
 sample) and *physical* shape (what is stored: the batch dim first), and whether the op had a
 batching rule or fell back to the loop. It does not simulate vmap: it is vmap, watched.
 
@@ -19,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..overrides import FunctionMode
 from .base import ModelExplorer
 from .svg import COLOURS, Svg
 
-__all__ = ["VmapExplorer", "VmapModel", "VmapStep"]
+__all__ = ["VmapExplorer", "VmapModel", "VmapRecorder", "VmapStep"]
 
 ROW = 34
 LEFT = 10
@@ -37,6 +39,66 @@ class VmapStep:
     inputs: tuple[tuple[tuple[int, ...], tuple[int, ...], bool], ...]  # (logical, physical, batched)
     outputs: tuple[tuple[tuple[int, ...], tuple[int, ...], bool], ...]
     reads: tuple[int, ...] = field(default=())  # the steps whose results this one uses
+
+
+class VmapRecorder(FunctionMode):
+    """A mode that lets each op run (through vmap's mode below it) and records the ones on batched values.
+
+    ``records`` holds one dict per op: its name as the rules know it, the innermost level, "batching
+    rule" or "loop", operand and result shapes (logical and physical), and ids linking an op to the
+    ops whose results it read; ``watch`` adds the row for the function's inputs.
+    """
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def watch(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function`` with this recorder entered around its body (so above the vmap that calls it)."""
+
+        def watched(*inputs: Any) -> Any:
+            self.records.append({"op": "<input>", "output_ids": [id(i) for i in inputs], "keep": inputs})
+            with self:
+                return function(*inputs)
+
+        watched.__name__ = getattr(function, "__name__", "f")
+        return watched
+
+    def __tensorlab_function__(self, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+        from ..func.batched import OPERATORS, BatchedTensor
+        from ..func.rules import RULES, tensors_in
+
+        result = func(*args, **kwargs)
+        name, _, reflected = OPERATORS.get(func.__name__, (func.__name__, None, False))
+        operands = (args[1], args[0]) if reflected else args
+        batched = [t for t in tensors_in(operands, kwargs) if isinstance(t, BatchedTensor)]
+        if batched:
+            level = max(t.level for t in batched)
+            self.records.append(_record(name, level, operands, kwargs, result, name in RULES))
+        return result
+
+
+def _shapes(x: Any) -> Any:
+    from ..func.batched import BatchedTensor
+
+    if isinstance(x, BatchedTensor):
+        return {"logical": list(x.shape), "physical": list(x.value.shape), "level": x.level}
+    if hasattr(x, "shape"):
+        return {"logical": list(x.shape), "physical": list(x.shape), "level": None}
+    if isinstance(x, (list, tuple)) and x and all(hasattr(i, "shape") for i in x):
+        return [_shapes(i) for i in x]
+    return None
+
+
+def _record(name: str, level: int, args: tuple, kwargs: dict, result: Any, has_rule: bool) -> dict[str, Any]:
+    """One op as VmapExplorer draws it: shapes in and out, and ids that link an op to the ops it read from."""
+    given = [a for a in (*args, *kwargs.values()) if _shapes(a) is not None]
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    return {
+        "op": name, "level": level, "rule": "batching rule" if has_rule else "loop",
+        "inputs": [_shapes(a) for a in given], "outputs": [_shapes(r) for r in results],
+        "input_ids": [id(a) for a in given], "output_ids": [id(r) for r in results],
+        "keep": (given, results),  # the objects stay alive while the record does, so their ids stay unique
+    }
 
 
 def _shape_triple(record: Any) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
@@ -56,7 +118,7 @@ class VmapModel:
 
     def __init__(self, function: Callable[..., Any] | str, shape: tuple[int, ...], in_dims: int = 0, out_dims: int = 0) -> None:
         import tensorlab
-        from tensorlab.func import rules, vmap
+        from tensorlab.func import vmap
 
         self.source = function if isinstance(function, str) else getattr(function, "__name__", "f")
         fn = eval(function, {"torch": tensorlab, "tl": tensorlab}) if isinstance(function, str) else function
@@ -65,14 +127,11 @@ class VmapModel:
             raise ValueError(f"in_dims={in_dims} is not a dim of an input of shape {list(self.shape)}")
         self.batch = self.shape[in_dims]
         x = tensorlab.arange(float(max(1, _numel(self.shape)))).reshape(self.shape) if _numel(self.shape) else tensorlab.zeros(self.shape)
-        records: list[dict[str, Any]] = []
-        rules.TRACE = records
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                result = vmap(fn, in_dims=in_dims, out_dims=out_dims)(x)
-        finally:
-            rules.TRACE = None
+        recorder = VmapRecorder()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = vmap(recorder.watch(fn), in_dims=in_dims, out_dims=out_dims)(x)
+        records = recorder.records
         self.warnings = [str(w.message) for w in caught]
         self.result_shape = tuple(result.shape) if hasattr(result, "shape") else ()
         logical_in = tuple(s for d, s in enumerate(self.shape) if d != in_dims % len(self.shape))

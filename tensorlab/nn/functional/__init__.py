@@ -7,6 +7,9 @@ function of the same family here. Ops the tensor itself needs (softmax, convolut
 pad) live in ``tensorlab/ops/`` and are re-exported under their torch.nn.functional names.
 """
 
+import sys as _sys
+
+from ... import overrides as _overrides
 from .activation import *  # noqa: F403
 from .activation import __all__ as _activation
 from .attention import *  # noqa: F403
@@ -43,5 +46,9 @@ from .upsampling import *  # noqa: F403
 from .upsampling import __all__ as _upsampling
 
 __all__ = [*_activation, *_batchnorm, *_conv, *_dropout, *_linear, *_loss, *_normalization, *_pooling, *_sparse]
-__all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss, *_distance]  # issue 18
-__all__ += [*_upsampling, *_attention]  # issue 18: interpolate, scaled_dot_product_attention
+__all__ += [*_piecewise_activation, *_smooth_activation, *_likelihood_loss, *_margin_loss, *_regression_loss, *_distance]  # API breadth
+__all__ += [*_upsampling, *_attention]  # interpolate, scaled_dot_product_attention
+
+# Every function above, wrapped once so that function modes (vmap, fx tracing) see F.linear(x, w):
+# tensorlab/overrides.py. Nothing here is reassigned later.
+_overrides.wrap_public_functions(_sys.modules[__name__])
