@@ -21,7 +21,7 @@ from ._dtype import from_numpy_dtype, get_default_dtype, to_dtype
 from ._storage import Storage
 from ._tensor import Size, Tensor, require_tensors
 from .ops.copy import preserve_format
-from .ops.views import int_sizes
+from .ops.layouts import int_sizes
 
 
 def _shape_arg(size: tuple) -> tuple[int, ...]:

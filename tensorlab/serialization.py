@@ -98,10 +98,10 @@ class _CheckpointPickler(pickle._Pickler):
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Tensor):
-            from .nn.parameter import Parameter
-
-            if isinstance(obj, Parameter):  # its data as a plain tensor, then the flag
-                return REBUILD_PARAMETER, (obj.detach(), obj.requires_grad, OrderedDict())
+            if type(obj) is not Tensor:
+                for subclass, rebuild in _SAVED_SUBCLASSES.items():
+                    if isinstance(obj, subclass):  # its data as a plain tensor, then the flag
+                        return rebuild, (obj.detach(), obj.requires_grad, OrderedDict())
             layout = (obj._storage, obj.storage_offset(), tuple(obj.shape), tuple(obj.stride()))
             return REBUILD_TENSOR, (*layout, obj.requires_grad, OrderedDict())
         if isinstance(obj, Size):
@@ -160,12 +160,6 @@ def _rebuild_tensor_v2(storage: Storage, storage_offset: int, size: tuple, strid
     return tensor.requires_grad_(True) if requires_grad else tensor
 
 
-def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any, state: Any = None) -> Any:
-    from .nn.parameter import Parameter
-
-    return Parameter(data, requires_grad)
-
-
 class _StorageClass:
     """What ``torch.FloatStorage`` & co. load as: only its dtype matters."""
 
@@ -189,13 +183,26 @@ SAFE_GLOBALS: dict[tuple[str, str], Any] = {
     ("builtins", "slice"): slice,
     ("_codecs", "encode"): _bytes_from_latin1,
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
-    ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
-    ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
     ("torch", "Size"): lambda shape: Size(shape),
     ("torch", "device"): device,
     **{("torch", name): _StorageClass(name) for name in _DTYPE_OF_STORAGE},
     **{("torch", d.name): d for d in ALL_DTYPES},
 }
+_SAVED_SUBCLASSES: dict[type, TorchName] = {}
+"""Tensor subclasses that torch saves under their own rebuild function (``nn.Parameter``)."""
+
+
+def register_saved_subclass(
+    subclass: type, rebuild: TorchName, load: Callable[..., Tensor], *aliases: str
+) -> None:
+    """Save instances of ``subclass`` as a call of torch's ``rebuild`` (and read that call, or one of
+    the ``aliases`` in the same module, back with ``load``). The subclass's own module registers it
+    when imported (``nn/parameter.py``): this core module knows no layer above it."""
+    _SAVED_SUBCLASSES[subclass] = rebuild
+    for name in (rebuild.name, *aliases):
+        SAFE_GLOBALS[(rebuild.module, name)] = load
+
+
 # Protocol 2 writes Python 2's module names for builtins (as torch's files do): read them back.
 _PYTHON2_MODULES = {"__builtin__": "builtins", "copy_reg": "copyreg"}
 _added_safe_globals: dict[tuple[str, str], Any] = {}

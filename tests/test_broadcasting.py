@@ -191,3 +191,64 @@ def test_broadcast_to_matches_torch(data: st.DataObject) -> None:
 def test_broadcast_to_seed_shapes() -> None:
     check_op(lambda lib, a: lib.broadcast_to(a, (3, 4)), np.array([[2], [4], [6]]))
     check_op(lambda lib, a: lib.broadcast_to(a, (2, 3)), np.arange(4), match="must match the existing size")
+
+
+# --- gradients summed back to a broadcast input: each op's backward does it --------------------
+def _copy_into(lib, a, b):
+    return a.clone().copy_(b)
+
+
+def _index_put(lib, a, b):
+    out = a.clone()
+    out[lib.tensor([0, 2])] = b
+    return out
+
+
+def _solve(lib, a, b):
+    return lib.linalg.solve(a + 4 * lib.eye(3), b)
+
+
+BROADCASTING_OPS = {  # name: (op, shape of a, shape of b); a and b broadcast against each other
+    "add": (lambda lib, a, b: lib.add(a, b, alpha=2), (3, 1), (4,)),
+    "sub": (lambda lib, a, b: lib.sub(a, b, alpha=2), (3, 1), (4,)),
+    "mul": (lambda lib, a, b: a * b, (2, 3, 1), (1, 4)),
+    "div": (lambda lib, a, b: a / b, (3, 1), (2, 1, 4)),
+    "div_floor": (lambda lib, a, b: lib.div(a, b, rounding_mode="floor"), (3, 1), (4,)),
+    "remainder": (lambda lib, a, b: lib.remainder(a, b), (3, 1), (4,)),
+    "fmod": (lambda lib, a, b: lib.fmod(a, b), (3, 1), (4,)),
+    "pow": (lambda lib, a, b: a ** b, (3, 1), (4,)),
+    "maximum": (lambda lib, a, b: lib.maximum(a, b), (3, 1), (4,)),
+    "minimum": (lambda lib, a, b: lib.minimum(a, b), (3, 1), (4,)),
+    "where": (lambda lib, a, b: lib.where(a > 1.2, a, b), (3, 1), (4,)),
+    "clamp": (lambda lib, a, b: lib.clamp(a, min=b), (3, 1), (4,)),
+    "atan2": (lambda lib, a, b: lib.atan2(a, b), (3, 1), (4,)),
+    "cross": (lambda lib, a, b: lib.linalg.cross(a, b), (2, 1, 3), (1, 4, 3)),
+    "copy_": (_copy_into, (3, 4), (4,)),
+    "index_put": (_index_put, (3, 4), (4,)),
+    "solve": (_solve, (2, 1, 3, 3), (4, 3, 2)),
+    "mse_loss": (lambda lib, a, b: lib.nn.functional.mse_loss(a, b, reduction="none"), (3, 1), (4,)),
+}
+
+
+@pytest.mark.filterwarnings("ignore:Using a target size")  # mse_loss of broadcast shapes warns, as in torch
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "plain"])
+@pytest.mark.parametrize("name", sorted(BROADCASTING_OPS))
+def test_backward_sums_gradients_back_to_each_input(name: str, fast: bool) -> None:
+    """The op's own backward returns gradients of its inputs' shapes (it calls ``sum_to_shape``;
+    the engine does not do it for it), and they are torch's."""
+    op, a_shape, b_shape = BROADCASTING_OPS[name]
+    rng = np.random.default_rng(0)
+    a_np, b_np = rng.uniform(0.5, 2, a_shape), rng.uniform(0.5, 2, b_shape)
+    with tl.fast_path(fast):
+        a, b = (tl.tensor(v, requires_grad=True) for v in (a_np, b_np))
+        out = op(tl, a, b)
+        node = out.grad_fn
+        grads = node.function.backward(node, tl.ones_like(out))
+        first = 1 if name == "where" else 0  # where's first input is the condition
+        assert [None if g is None else tuple(g.shape) for g in grads[first : first + 2]] == [a_shape, b_shape]
+        weights = rng.uniform(size=tuple(out.shape))  # so that every output element counts differently
+        (out * tl.tensor(weights)).sum().backward()
+    ta, tb = (torch.tensor(v, requires_grad=True) for v in (a_np, b_np))
+    (op(torch, ta, tb) * torch.tensor(weights)).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), ta.grad.numpy(), rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-6, atol=1e-12)

@@ -348,11 +348,14 @@ SIZE_CALLS = {
 }
 
 
-@pytest.mark.parametrize("bad", [3.5, "3", float("nan"), float("inf"), "two-element tensor"],
-                         ids=["fraction", "string", "nan", "inf", "two-element tensor"])
+@pytest.mark.parametrize(
+    "bad", [3.5, 3.0, np.float64(3.0), "3", float("nan"), float("inf"), "two-element tensor"],
+    ids=["fraction", "whole float", "numpy float", "string", "nan", "inf", "two-element tensor"],
+)
 @pytest.mark.parametrize("call", SIZE_CALLS.values(), ids=list(SIZE_CALLS))
 def test_a_size_that_is_not_a_whole_number_is_a_type_error_as_in_torch(call: Any, bad: Any) -> None:
-    """Never ``int()``'s silent truncation of 3.5 to 3: torch's TypeError, before and after a good call."""
+    """Never ``int()``'s silent truncation of 3.5 to 3, nor 3.0 taken as 3: torch's TypeError, before
+    and after a good call (which the fast path's expand layout cache remembers)."""
     for lib in (torch, tl):
         call(lib.ones(6), 3, 2)  # a good call first: expand's layout cache then holds (3, 2)
         with pytest.raises(TypeError):
@@ -368,12 +371,9 @@ def test_narrow_refuses_a_start_or_length_that_is_not_a_whole_number(args: tuple
 
 
 @pytest.mark.parametrize("call", SIZE_CALLS.values(), ids=list(SIZE_CALLS))
-def test_a_whole_float_size_is_taken_where_torch_refuses_it(call: Any) -> None:
-    """The documented difference (``ops.views.int_sizes``): 3.0 is 3, so expand's layout cache and
-    a first call always agree; torch raises TypeError."""
-    with pytest.raises(TypeError):
-        call(torch.ones(6), 3.0, 2)
-    assert tuple(call(tl.ones(6), 3.0, 2).shape) == tuple(call(torch.ones(6), 3, 2).shape)
+def test_a_0d_integer_tensor_is_a_size_as_in_torch(call: Any) -> None:
+    for lib in (torch, tl):
+        assert tuple(call(lib.ones(6), lib.tensor(3), 2).shape) == (3, 2)
 
 
 def test_expand_cache_keeps_errors_and_no_size_objects() -> None:

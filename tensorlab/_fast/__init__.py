@@ -13,7 +13,9 @@ place (``if fast.enabled: ...``):
 - ``inplace``: ``add_``/``sub_``/``mul_`` computed straight into self when nothing is recorded;
 - ``conv``: the convolution as one 2-D GEMM over the whole batch, with pooled temporaries;
 - ``views``: view ops straight to their forward when nothing is recorded, NumPy's own views for
-  basic indexing, and the row-major strides of a view of a row-major tensor without the walk;
+  basic indexing, the row-major strides of a view of a row-major tensor without the walk, and
+  expand's layouts remembered;
+- ``shared_flags``: one tuple object per distinct ``needs_input_grad`` of the graph's nodes;
 - ``batched_fetch``: a DataLoader batch of a TensorDataset as one gather per tensor.
 
 ``tensorlab.set_fast_path(False)`` (or ``TENSORLAB_FAST_PATH=0`` in the environment before

@@ -6,7 +6,8 @@ the view. When ``x`` does not require grad, ``apply`` would record nothing and r
 result as it is, so the op may call forward at once: same layout, same errors (they come from
 the plain layout functions before this point), same tensor, no ``grad_fn`` either way.
 
-``expand`` also builds its stride-0 array at once. ``t()`` skips even that: reversing the dims
+``expand`` also builds its stride-0 array at once, from a layout it remembers (a loop expands
+the same few shapes again and again). ``t()`` skips even that: reversing the dims
 of a matrix is NumPy's ``.T`` and reversed strides. For basic indexing (``x[1:3, ::2]``,
 ``x[0]``, ``x[:, None]``, ``x.select(0, 1)``), NumPy's own indexing of ``x._data`` builds the
 array of the new layout in C; the layout itself (strides, offset) is still computed by
@@ -57,8 +58,32 @@ def transposed_view(x: Tensor) -> Tensor:
     return x._view(x._data.shape[::-1], x.stride()[::-1], x._offset, data=x._data.T)
 
 
+# Layouts of expand calls already made, keyed by x's shape and strides (None: row-major) and the
+# sizes: the layout is a pure function of those small tuples. Only plain-int sizes are looked up
+# (``3.0 == 3`` would find the layout of 3, where torch raises TypeError).
+_EXPANDED_LAYOUTS: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_MAX_EXPANDED_LAYOUTS = 4096
+
+
+def expand(x: Tensor, sizes: tuple) -> Tensor | None:
+    """``x.expand(*sizes)`` for an x that records nothing; None for sizes that are not all plain
+    ints (the plain path then decides, with torch's errors)."""
+    for size in sizes:
+        if type(size) is not int:
+            return None
+    key = (x._data.shape, x._strides, sizes)
+    layout = _EXPANDED_LAYOUTS.get(key)
+    if layout is None:
+        from ..ops.layouts import expand_layout
+
+        layout = expand_layout(x, sizes)  # raises torch's error for a bad size
+        if len(_EXPANDED_LAYOUTS) < _MAX_EXPANDED_LAYOUTS:
+            _EXPANDED_LAYOUTS[key] = layout
+    return expanded_view(x, *layout)
+
+
 def expanded_view(x: Tensor, shape: tuple, strides: tuple) -> Tensor:
-    """``x.expand(...)`` with its layout (``ops.views.expand_layout``) already found and checked.
+    """``x.expand(...)`` with its layout (``ops.layouts.expand_layout``) already found and checked.
 
     NumPy has no C routine for an arbitrary stride-0 layout (``np.broadcast_to`` is Python on
     top of the constructor), so the array is made with ``np.ndarray`` at once, from byte strides

@@ -22,7 +22,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .variable import Variable  # issue 18: what old course code imports (profiler: above)
+from .variable import Variable  # what older course code imports (profiler: above)
 
 
 def _as_list(x: Any) -> list:

@@ -35,7 +35,8 @@ from .function import FREED_MESSAGE, BackwardNode
 from .grad_mode import state
 
 if TYPE_CHECKING:
-    from .._tensor import Tensor, ViewInfo
+    from .._tensor import Tensor
+    from .._view_info import ViewInfo
 
 MULTI_OUTPUT_ADVICE = (
     " This view is the output of a function that returns multiple views. Such functions do not "

@@ -253,7 +253,13 @@ def _drop_extra_nones(node: BackwardNode, result: tuple) -> tuple:
 
 
 def _validate_gradient(node: BackwardNode, grad: Tensor, index: int, shape: tuple, dtype: Any) -> Tensor:
-    """A gradient must have its input's shape (a broadcast one is summed back) and dtype."""
+    """A gradient must have its input's shape and dtype.
+
+    Every built-in op sums its gradients back to its inputs' shapes itself (``sum_to_shape`` in its
+    backward, where the reader sees it), so for them this is only a check. A user's
+    ``autograd.Function`` may return a gradient of the broadcast shape: torch's engine sums that
+    back too, and so does this one.
+    """
     if grad._data.shape != shape:
         from ..ops.broadcasting import sum_to_shape
 

@@ -17,6 +17,8 @@ import weakref
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+from .._fast import shared_flags
+from .._fast import switch as fast
 from . import anomaly_mode
 from .grad_mode import state
 from .graph import current_hooks
@@ -211,7 +213,8 @@ class BackwardNode(Node, FunctionCtx):
             else:
                 needs_grad.append(False)
                 edges.append(NO_EDGE)
-        self.needs_input_grad = _shared(tuple(needs_grad))
+        flags = tuple(needs_grad)
+        self.needs_input_grad = shared_flags.shared(flags) if fast.enabled else flags
         self.edges = tuple(edges)
         self._saved: tuple[SavedTensor | None, ...] | None = ()
 
@@ -401,15 +404,6 @@ def _record(cls: type[Function], node_class: type[BackwardNode], args: tuple, kw
         node._saved = tuple([None if t is None else SavedTensor(t, node) for t in node.to_save])
         node.to_save = ()
     return results[0] if single else results
-
-
-_SHARED_FLAGS: dict[tuple, tuple] = {}
-
-
-def _shared(flags: tuple[bool, ...]) -> tuple[bool, ...]:
-    """One tuple object per distinct needs_input_grad: a graph of 100,000 nodes then holds
-    100,000 fewer objects for Python's garbage collector to walk."""
-    return _SHARED_FLAGS.setdefault(flags, flags)
 
 
 def _is_one_of(t: Any, items: tuple) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor, _init_from
+from ..serialization import REBUILD_PARAMETER, register_saved_subclass
 
 __all__ = ["Parameter"]
 
@@ -46,3 +47,11 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data: Tensor, requires_grad: bool) -> Parameter:
     return Parameter(data, requires_grad)
+
+
+def _load_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any, state: Any = None) -> Parameter:
+    """What ``tensorlab.load`` calls for torch's ``_rebuild_parameter`` in a checkpoint."""
+    return Parameter(data, requires_grad)
+
+
+register_saved_subclass(Parameter, REBUILD_PARAMETER, _load_parameter, "_rebuild_parameter_with_state")

@@ -16,8 +16,18 @@ import numpy as np
 from .._dtype import bool_, dtype, get_default_dtype
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
+from .broadcasting import sum_to_shape
 from .comparison import where
-from .promotion import Operand, _dtype_of, _not_implemented_for, _operand, _restore, _save, binary
+from .promotion import (
+    Operand,
+    _dtype_of,
+    _not_implemented_for,
+    _operand,
+    _restore,
+    _save,
+    _save_shapes,
+    binary,
+)
 
 __all__ = [
     "add", "div", "divide", "floor_divide", "fmod", "lerp", "maximum", "minimum", "mul", "multiply", "pow",
@@ -27,7 +37,7 @@ __all__ = [
 
 # --- arithmetic ---------------------------------------------------------------------------
 class Add(Function):
-    """z = x + alpha*y. dz/dx = 1, dz/dy = alpha."""
+    """z = x + alpha*y. dz/dx = 1, dz/dy = alpha, each summed back to its input's shape."""
 
     backward_name = "AddBackward0"
     operands = 2  # x and y: ``x + 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
@@ -35,17 +45,24 @@ class Add(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         ctx.alpha = alpha
+        _save_shapes(ctx, x, y)
         if alpha != 1 or alpha is True:
             y = _scaled(y, alpha, _dtype_of(x, y))
         return binary(np.add, x, y)  # on bools NumPy's add is logical or, as in torch
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        return grad, (grad * ctx.alpha if ctx.alpha != 1 else grad), None
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            sum_to_shape(grad, x_shape) if needs[0] else None,
+            sum_to_shape(grad * ctx.alpha if ctx.alpha != 1 else grad, y_shape) if needs[1] else None,
+            None,
+        )
 
 
 class Sub(Function):
-    """z = x - alpha*y. dz/dx = 1, dz/dy = -alpha."""
+    """z = x - alpha*y. dz/dx = 1, dz/dy = -alpha, each summed back to its input's shape."""
 
     backward_name = "SubBackward0"
     operands = 2  # x and y: ``x - 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
@@ -54,13 +71,20 @@ class Sub(Function):
     def forward(ctx: FunctionCtx, x: Operand, y: Operand, alpha: Any = 1) -> Tensor:
         _reject_bool_sub(x, y)
         ctx.alpha = alpha
+        _save_shapes(ctx, x, y)
         if alpha != 1 or alpha is True:
             y = _scaled(y, alpha, _dtype_of(x, y))
         return binary(np.subtract, x, y)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        return grad, -grad * ctx.alpha if ctx.alpha != 1 else -grad, None
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            sum_to_shape(grad, x_shape) if needs[0] else None,
+            sum_to_shape(-grad * ctx.alpha if ctx.alpha != 1 else -grad, y_shape) if needs[1] else None,
+            None,
+        )
 
 
 class Rsub(Sub):
@@ -99,7 +123,7 @@ def _scaled(y: Operand, alpha: Any, dt: dtype) -> Tensor:
 
 
 class Mul(Function):
-    """z = x * y. dz/dx = y, dz/dy = x."""
+    """z = x * y. dz/dx = y, dz/dy = x, each summed back to its input's shape."""
 
     backward_name = "MulBackward0"
     operands = 2  # x and y: ``x * 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
@@ -109,19 +133,22 @@ class Mul(Function):
         if ctx.recording:  # as torch: y only if x needs a gradient, x only if y does
             needs = ctx.needs_input_grad
             _save(ctx, x if needs[1] or not isinstance(x, Tensor) else None, y if needs[0] or not isinstance(y, Tensor) else None)
+            _save_shapes(ctx, x, y)
         return binary(np.multiply, x, y)  # on bools NumPy's multiply is logical and, as in torch
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
+        x_shape, y_shape = ctx.shapes
         return (
-            grad * y if ctx.needs_input_grad[0] else None,
-            grad * x if ctx.needs_input_grad[1] else None,
+            sum_to_shape(grad * y, x_shape) if ctx.needs_input_grad[0] else None,
+            sum_to_shape(grad * x, y_shape) if ctx.needs_input_grad[1] else None,
         )
 
 
 class Div(Function):
-    """z = x / y (true division: integers give a float). dz/dx = 1/y, dz/dy = -x/y^2."""
+    """z = x / y (true division: integers give a float). dz/dx = 1/y, dz/dy = -x/y^2, each summed
+    back to its input's shape."""
 
     backward_name = "DivBackward0"
     operands = 2  # x and y: ``x / 2`` has next_functions ((AccumulateGrad, 0), (None, 0))
@@ -129,6 +156,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
+        _save_shapes(ctx, x, y)
         dt = _dtype_of(x, y)
         if not dt.is_floating_point:
             dt = get_default_dtype()
@@ -137,9 +165,11 @@ class Div(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
+        x_shape, y_shape = ctx.shapes
         return (
-            grad / y if ctx.needs_input_grad[0] else None,
-            -grad * (x / y) / y if ctx.needs_input_grad[1] else None,  # (x/y)/y: no y*y underflow
+            sum_to_shape(grad / y, x_shape) if ctx.needs_input_grad[0] else None,
+            # (x/y)/y, not x/(y*y): y*y can underflow to 0
+            sum_to_shape(-grad * (x / y) / y, y_shape) if ctx.needs_input_grad[1] else None,
         )
 
 
@@ -192,6 +222,7 @@ class DivRounded(Function):
         dt = _dtype_of(x, y)
         if dt is bool_:
             raise _not_implemented_for(f"div_{rounding_mode}_cpu", dt)
+        _save_shapes(ctx, x, y)
         _check_integer_division(y, dt)
         with np.errstate(divide="ignore", invalid="ignore"):
             if rounding_mode == "floor":
@@ -202,17 +233,25 @@ class DivRounded(Function):
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        return grad * 0, grad * 0, None
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            sum_to_shape(grad * 0, x_shape) if needs[0] else None,
+            sum_to_shape(grad * 0, y_shape) if needs[1] else None,
+            None,
+        )
 
 
 class Remainder(Function):
-    """z = x - floor(x/y)*y (sign of the divisor, like Python's %). dz/dx = 1, dz/dy = -floor(x/y)."""
+    """z = x - floor(x/y)*y (sign of the divisor, like Python's %). dz/dx = 1, dz/dy = -floor(x/y),
+    each summed back to its input's shape."""
 
     backward_name = "RemainderBackward0"
 
     @staticmethod
     def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
+        _save_shapes(ctx, x, y)
         dt = _dtype_of(x, y)
         if dt is bool_:
             raise _not_implemented_for("remainder_cpu", dt)
@@ -225,11 +264,17 @@ class Remainder(Function):
         x, y = _restore(ctx)
         if not isinstance(x, Tensor):  # number % tensor
             raise RuntimeError("derivative for aten::remainder is not implemented")
-        return grad, (-grad * div(x, y, rounding_mode="floor")) if ctx.needs_input_grad[1] else None
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            sum_to_shape(grad, x_shape) if needs[0] else None,
+            sum_to_shape(-grad * div(x, y, rounding_mode="floor"), y_shape) if needs[1] else None,
+        )
 
 
 class Fmod(Function):
-    """z = x - trunc(x/y)*y (sign of the dividend, like C's fmod). dz/dx = 1, dz/dy = -trunc(x/y).
+    """z = x - trunc(x/y)*y (sign of the dividend, like C's fmod). dz/dx = 1, dz/dy = -trunc(x/y),
+    each summed back to its input's shape.
 
     Compare ``remainder``: same idea, but the quotient is rounded toward zero, not down."""
 
@@ -238,6 +283,7 @@ class Fmod(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Operand, y: Operand) -> Tensor:
         _save(ctx, x, y)
+        _save_shapes(ctx, x, y)
         dt = _dtype_of(x, y)
         if dt is bool_:
             raise _not_implemented_for("fmod_cpu", dt)
@@ -248,7 +294,12 @@ class Fmod(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = _restore(ctx)
-        return grad, (-grad * div(x, y, rounding_mode="trunc")) if ctx.needs_input_grad[1] else None
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            sum_to_shape(grad, x_shape) if needs[0] else None,
+            sum_to_shape(-grad * div(x, y, rounding_mode="trunc"), y_shape) if needs[1] else None,
+        )
 
 
 def _integer_power(base: Any, exponent: Any) -> Any:
@@ -265,7 +316,8 @@ def _integer_power(base: Any, exponent: Any) -> Any:
 
 
 class Pow(Function):
-    """z = x ** y. dz/dx = y * x**(y-1) (0 where y = 0), dz/dy = x**y * log(x) (0 where x = 0 <= y)."""
+    """z = x ** y. dz/dx = y * x**(y-1) (0 where y = 0), dz/dy = x**y * log(x) (0 where x = 0 <= y),
+    each summed back to its input's shape."""
 
     backward_name = "PowBackward0"
 
@@ -286,6 +338,7 @@ class Pow(Function):
         else:
             result = binary(_integer_power, x, y, dt)
         _save(ctx, x, y, result)
+        _save_shapes(ctx, x, y)
         return result
 
     @staticmethod
@@ -306,11 +359,16 @@ class Pow(Function):
                 with np.errstate(divide="ignore", invalid="ignore"):
                     log_x = float(np.log(np.float64(x)))
             grad_y = where((x == 0) & (y >= 0), 0.0, grad * z * log_x)
-        return grad_x, grad_y
+        x_shape, y_shape = ctx.shapes
+        return (
+            None if grad_x is None else sum_to_shape(grad_x, x_shape),
+            None if grad_y is None else sum_to_shape(grad_y, y_shape),
+        )
 
 
 class Maximum(Function):
-    """z = max(x, y). The gradient goes to the larger input; on ties it is split in half."""
+    """z = max(x, y). The gradient goes to the larger input; on ties it is split in half (each
+    summed back to its input's shape)."""
 
     backward_name = "MaximumBackward0"
 
@@ -323,11 +381,12 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        return _split_by_winner(grad, x > y, x == y)
+        return _split_by_winner(grad, x, y, x > y, x == y)
 
 
 class Minimum(Function):
-    """z = min(x, y). The gradient goes to the smaller input; on ties it is split in half."""
+    """z = min(x, y). The gradient goes to the smaller input; on ties it is split in half (each
+    summed back to its input's shape)."""
 
     backward_name = "MinimumBackward0"
 
@@ -340,12 +399,12 @@ class Minimum(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        return _split_by_winner(grad, x < y, x == y)
+        return _split_by_winner(grad, x, y, x < y, x == y)
 
 
-def _split_by_winner(grad: Tensor, x_wins: Tensor, tie: Tensor) -> tuple:
+def _split_by_winner(grad: Tensor, x: Tensor, y: Tensor, x_wins: Tensor, tie: Tensor) -> tuple:
     share_x = x_wins.to(grad.dtype) + tie.to(grad.dtype) * 0.5
-    return grad * share_x, grad * (1 - share_x)
+    return sum_to_shape(grad * share_x, x.shape), sum_to_shape(grad * (1 - share_x), y.shape)
 
 
 def _require_tensors(name: str, *xs: Any) -> None:

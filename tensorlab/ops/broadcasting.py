@@ -90,7 +90,7 @@ def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:  # noqa: A002
 def sum_to_shape(grad: Tensor, shape: Sequence[int]) -> Tensor:
     """Undo broadcasting in backward: sum ``grad`` over the dims that were added or stretched."""
     shape = tuple(shape)
-    if tuple(grad.shape) == shape:
+    if grad._data.shape == shape:
         return grad
     leading = grad.ndim - len(shape)
     if leading < 0:

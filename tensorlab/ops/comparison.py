@@ -17,8 +17,17 @@ import numpy as np
 from .._dtype import bool_, result_type
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
-from .broadcasting import broadcast_pair
-from .promotion import Operand, _check_fits, _dtype_of, _not_implemented_for, _operand, binary, unary
+from .broadcasting import broadcast_pair, sum_to_shape
+from .promotion import (
+    Operand,
+    _check_fits,
+    _dtype_of,
+    _not_implemented_for,
+    _operand,
+    _save_shapes,
+    binary,
+    unary,
+)
 
 __all__ = [
     "allclose", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "eq", "equal", "ge",
@@ -28,7 +37,8 @@ __all__ = [
 
 
 class Where(Function):
-    """z = x where condition else y. The gradient is routed to whichever input was picked."""
+    """z = x where condition else y. The gradient is routed to whichever input was picked, then
+    summed back to that input's shape."""
 
     backward_name = "WhereBackward0"
 
@@ -45,6 +55,7 @@ class Where(Function):
         shape = broadcast_pair(condition.shape, getattr(x, "shape", ()))
         shape = broadcast_pair(shape, getattr(y, "shape", ()))
         ctx.save_for_backward(condition)
+        _save_shapes(ctx, x, y)
         result = np.where(condition._data, _operand(x, dt), _operand(y, dt))
         return Tensor._from_array(np.broadcast_to(result, shape).copy() if result.shape != shape else result, dt)
 
@@ -52,7 +63,13 @@ class Where(Function):
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         (condition,) = ctx.saved_tensors
         zero = Tensor._from_array(np.zeros_like(grad._data), grad.dtype)  # not grad * 0: inf * 0 is nan
-        return None, where(condition, grad, zero), where(condition, zero, grad)
+        x_shape, y_shape = ctx.shapes
+        needs = ctx.needs_input_grad
+        return (
+            None,
+            sum_to_shape(where(condition, grad, zero), x_shape) if needs[1] else None,
+            sum_to_shape(where(condition, zero, grad), y_shape) if needs[2] else None,
+        )
 
 
 # --- the public functions -----------------------------------------------------------------

@@ -102,9 +102,10 @@ class Convolution(Function):
     """y[n, o, p] = b[o] + sum over c, k of w[o, c, k] * x_padded[n, c, p*stride + k*dilation].
 
     As matrices, per sample n and group: Y[n] = W @ cols[n], with W (O, C*K) and cols[n] (C*K, P)
-    from :func:`unfold_columns`. Backward, one matmul each: dW = sum over n of dY[n] @ cols[n]^T,
-    dcols[n] = W^T @ dY[n] (added back onto the input by :func:`fold_columns`), and
-    db = dY summed over samples and positions.
+    from :func:`unfold_columns`. Backward (:func:`convolution_grads`), one matmul each:
+    dW = sum over n of dY[n] @ cols[n]^T, dcols[n] = W^T @ dY[n] (added back onto the input by
+    ``Fold``), and db = dY summed over samples and positions. The fast path's one-GEMM version of
+    both directions is in ``_fast/conv.py``.
     """
 
     backward_name = "ConvolutionBackward0"
@@ -132,33 +133,13 @@ class Convolution(Function):
         y = y.reshape(n, o, *out)
         if bias is not None:
             y = y + bias._data.reshape(o, *(1,) * len(out))
-        ctx.cols = cols
         return Tensor._from_array(y, x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        if building_graph(grad, *ctx.saved_tensors):
-            return convolution_grads_as_ops(ctx, grad) + (None,) * 4
-        if ctx.batch_as_one_matrix:
+        if ctx.batch_as_one_matrix and not building_graph(grad, *ctx.saved_tensors):
             return fast_conv.convolution_backward(ctx, grad)
-        x, weight = ctx.saved_tensors
-        stride, pads, dilation, groups, padded_shape = ctx.geometry
-        n, o = grad.shape[:2]
-        out, kernel = tuple(grad.shape[2:]), tuple(weight.shape[2:])
-        g = grad._data.reshape(n, groups, o // groups, math.prod(out))  # (N, G, O/G, P)
-        w = weight._data.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
-        grad_x = grad_w = grad_b = None
-        if ctx.needs_input_grad[0]:
-            dcols = np.matmul(w.transpose(0, 2, 1), g).reshape(n, ctx.cols.shape[1], g.shape[3])  # (N, C*K, P)
-            dxp = fold_columns(dcols, padded_shape[2:], kernel, out, stride, dilation)
-            grad_x = Tensor._from_array(np.ascontiguousarray(crop_spatial(dxp, pads, tuple(x.shape[2:]))), x.dtype)
-        if ctx.needs_input_grad[1]:
-            cols = ctx.cols.reshape(n, groups, w.shape[2], g.shape[3])  # (N, G, C/G*K, P)
-            dw = np.matmul(g, cols.transpose(0, 1, 3, 2)).sum(axis=0)  # (G, O/G, C/G*K)
-            grad_w = Tensor._from_array(dw.reshape(weight.shape), weight.dtype)
-        if ctx.has_bias and ctx.needs_input_grad[2]:
-            grad_b = Tensor._from_array(g.sum(axis=(0, 3)).reshape(o), grad.dtype)
-        return grad_x, grad_w, grad_b, None, None, None, None
+        return convolution_grads(ctx, grad) + (None,) * 4
 
 
 def building_graph(*tensors: Tensor) -> bool:
@@ -166,9 +147,10 @@ def building_graph(*tensors: Tensor) -> bool:
     return state.enabled and any(t.requires_grad for t in tensors)
 
 
-def convolution_grads_as_ops(ctx: FunctionCtx, grad: Tensor) -> tuple:
-    """Convolution's backward in differentiable tensorlab ops: cols = unfold(x); dW = dY @ cols^T
-    summed over samples; dX = fold(W^T @ dY); db = dY summed. Used when create_graph=True."""
+def convolution_grads(ctx: FunctionCtx, grad: Tensor) -> tuple:
+    """Convolution's backward: cols = unfold(x); dW = dY @ cols^T summed over samples;
+    dX = fold(W^T @ dY); db = dY summed. Written in tensorlab ops, so with create_graph=True
+    autograd records it (double backward) and otherwise it is simply computed."""
     x, weight = ctx.saved_tensors
     stride, pads, dilation, groups, _ = ctx.geometry
     n, o = grad.shape[:2]
@@ -177,7 +159,7 @@ def convolution_grads_as_ops(ctx: FunctionCtx, grad: Tensor) -> tuple:
     w = weight.reshape(groups, o // groups, -1)  # (G, O/G, C/G*K)
     grad_x = grad_w = grad_b = None
     if ctx.needs_input_grad[0]:
-        dcols = (w.transpose(1, 2) @ g).reshape(n, -1, positions)  # (N, C*K, P)
+        dcols = (w.transpose(1, 2) @ g).reshape(n, groups * w.shape[2], positions)  # (N, C*K, P)
         grad_x = Fold.apply(dcols, tuple(x.shape[2:]), kernel, dilation, pads, stride)
     if ctx.needs_input_grad[1]:
         cols = Unfold.apply(x, kernel, dilation, pads, stride).reshape(n, groups, w.shape[2], positions)

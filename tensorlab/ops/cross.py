@@ -17,7 +17,7 @@ import numpy as np
 from .._dtype import bool_
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
-from .broadcasting import broadcast_pair
+from .broadcasting import broadcast_pair, sum_to_shape
 from .promotion import _not_implemented_for
 from .reduction import normalize_dims
 
@@ -39,8 +39,11 @@ class Cross(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         a, b = ctx.saved_tensors
-        grad_a = Cross.apply(b.expand_as(grad), grad, ctx.dim) if ctx.needs_input_grad[0] else None
-        grad_b = Cross.apply(grad, a.expand_as(grad), ctx.dim) if ctx.needs_input_grad[1] else None
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            grad_a = sum_to_shape(Cross.apply(b.expand_as(grad), grad, ctx.dim), a.shape)
+        if ctx.needs_input_grad[1]:
+            grad_b = sum_to_shape(Cross.apply(grad, a.expand_as(grad), ctx.dim), b.shape)
         return grad_a, grad_b, None
 
 

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from .smooth_unary import smooth_unary
+from .._tensor import Tensor
+from .smooth_unary import SmoothUnary
 from .unary_math import one_input
 
 __all__ = ["erf", "erfc", "erfinv"]
@@ -47,8 +48,37 @@ def _erfinv(a: np.ndarray) -> np.ndarray:
     return np.where(inside, y, edge)
 
 
-Erf = smooth_unary("erf", _erf, lambda x: _TWO_OVER_SQRT_PI * (-x * x).exp(), "z = erf x. dz/dx = 2/sqrt(pi) e^(-x^2)")
-Erfc = smooth_unary("erfc", _erfc, lambda x: -_TWO_OVER_SQRT_PI * (-x * x).exp(), "z = 1 - erf x. dz/dx = -2/sqrt(pi) e^(-x^2)")
-Erfinv = smooth_unary("erfinv", _erfinv, lambda x: (x.erfinv() ** 2).exp() / _TWO_OVER_SQRT_PI,
-                     "z = erf^-1(x). dz/dx = 1/erf'(z) = sqrt(pi)/2 e^(z^2)")
+class Erf(SmoothUnary):
+    """z = erf x. dz/dx = 2/sqrt(pi) e^(-x^2)."""
+
+    backward_name = "ErfBackward0"
+    numpy_function = staticmethod(_erf)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return _TWO_OVER_SQRT_PI * (-x * x).exp()
+
+
+class Erfc(SmoothUnary):
+    """z = 1 - erf x. dz/dx = -2/sqrt(pi) e^(-x^2)."""
+
+    backward_name = "ErfcBackward0"
+    numpy_function = staticmethod(_erfc)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return -_TWO_OVER_SQRT_PI * (-x * x).exp()
+
+
+class Erfinv(SmoothUnary):
+    """z = erf^-1(x). dz/dx = 1/erf'(z) = sqrt(pi)/2 e^(z^2)."""
+
+    backward_name = "ErfinvBackward0"
+    numpy_function = staticmethod(_erfinv)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return (x.erfinv() ** 2).exp() / _TWO_OVER_SQRT_PI
+
+
 erf, erfc, erfinv = (one_input(op) for op in (Erf, Erfc, Erfinv))

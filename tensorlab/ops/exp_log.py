@@ -12,16 +12,68 @@ import math
 
 import numpy as np
 
-from .smooth_unary import smooth_unary
+from .._tensor import Tensor
+from .smooth_unary import SmoothUnary
 from .unary_math import one_input
 
 __all__ = ["exp2", "expm1", "log10", "log1p", "log2"]
 
-Log1p = smooth_unary("log1p", np.log1p, lambda x: 1 / (x + 1), "z = log(1 + x), exact for small x. dz/dx = 1/(1 + x)",
-                     node_name="Log1PBackward0")
-Expm1 = smooth_unary("expm1", np.expm1, lambda z: z + 1, "z = e^x - 1, exact for small x. dz/dx = e^x = z + 1",
-                     from_output=True)
-Log2 = smooth_unary("log2", np.log2, lambda x: 1 / (x * math.log(2)), "z = log2 x. dz/dx = 1/(x ln 2)")
-Log10 = smooth_unary("log10", np.log10, lambda x: 1 / (x * math.log(10)), "z = log10 x. dz/dx = 1/(x ln 10)")
-Exp2 = smooth_unary("exp2", np.exp2, lambda z: z * math.log(2), "z = 2^x. dz/dx = 2^x ln 2 = z ln 2", from_output=True)
+
+class Log1p(SmoothUnary):
+    """z = log(1 + x), exact for small x. dz/dx = 1/(1 + x)."""
+
+    backward_name = "Log1PBackward0"
+    numpy_function = staticmethod(np.log1p)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x + 1)
+
+
+class Expm1(SmoothUnary):
+    """z = e^x - 1, exact for small x. dz/dx = e^x = z + 1."""
+
+    backward_name = "Expm1Backward0"
+    from_output = True
+    numpy_function = staticmethod(np.expm1)
+
+    @staticmethod
+    def derivative(z: Tensor) -> Tensor:
+        return z + 1
+
+
+class Log2(SmoothUnary):
+    """z = log2 x. dz/dx = 1/(x ln 2)."""
+
+    backward_name = "Log2Backward0"
+    numpy_function = staticmethod(np.log2)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x * math.log(2))
+
+
+class Log10(SmoothUnary):
+    """z = log10 x. dz/dx = 1/(x ln 10)."""
+
+    backward_name = "Log10Backward0"
+    numpy_function = staticmethod(np.log10)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x * math.log(10))
+
+
+class Exp2(SmoothUnary):
+    """z = 2^x. dz/dx = 2^x ln 2 = z ln 2."""
+
+    backward_name = "Exp2Backward0"
+    from_output = True
+    numpy_function = staticmethod(np.exp2)
+
+    @staticmethod
+    def derivative(z: Tensor) -> Tensor:
+        return z * math.log(2)
+
+
 log1p, expm1, log2, log10, exp2 = (one_input(op) for op in (Log1p, Expm1, Log2, Log10, Exp2))

@@ -12,7 +12,7 @@ The ``index_*`` family (``index_select``, ``index_add``, ...), the 1-d-index ver
 whole slice moves at a time, is ``ops.index_slices``.
 
 gather computes the storage position of every element it reads and copies them with
-``ops.picking.PickElements``, the primitive that advanced indexing, take and flip share; its
+``ops.pick_by_position.PickElements``, the primitive that advanced indexing, take and flip share; its
 backward adds each gradient element back where it was read (a scatter_add). scatter_add's
 backward is a gather. Duplicate indices in ``scatter`` make the result depend on which write
 lands last; torch leaves that unspecified, tensorlab keeps the last.
@@ -29,8 +29,8 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .comparison import where
 from .inplace import inplace
-from .picking import PickElements, positions_at
-from .views import Layout
+from .layouts import Layout
+from .pick_by_position import PickElements, positions_at
 
 __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce"]
 
@@ -344,7 +344,7 @@ def _empty_index_as_int64(index: Tensor) -> Tensor:
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:  # noqa: A002
     """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (and likewise for other dims).
 
-    A pick (``ops.picking``) at the coordinates :func:`_coordinates` names; its backward adds the
+    A pick (``ops.pick_by_position``) at the coordinates :func:`_coordinates` names; its backward adds the
     gradient back to where it was read (a scatter_add into zeros).
     """
     if index.numel() == 0 and index.ndim != input.ndim:  # nothing to read, no dims to line up

@@ -2,7 +2,7 @@
 
 ``x.index_select(dim, index)`` is the slices ``x.select(dim, index[0])``, ``x.select(dim,
 index[1])``, ... side by side: gather with one index per slice instead of one per element.
-index_select reads with the picking primitive (``ops.picking``); index_add writes slices and
+index_select reads with the picking primitive (``ops.pick_by_position``); index_add writes slices and
 adds up repeats. They are each other's backward, as gather and scatter_add are
 (``ops.gather_scatter``). Duplicate indices in ``index_copy`` make the result depend on which
 write lands last; torch leaves that unspecified, tensorlab keeps the last.
@@ -19,7 +19,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .gather_scatter import as_1d, check_in_bounds, picking_strides, size_along
 from .inplace import inplace
-from .picking import PickElements, positions_at
+from .pick_by_position import PickElements, positions_at
 
 __all__ = ["index_add", "index_copy", "index_fill", "index_select"]
 
@@ -168,7 +168,7 @@ class IndexFillTensor(IndexFill):
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:  # noqa: A002
     """The slices of input along dim named by the 1-d index, in that order (repeats allowed).
 
-    A pick (``ops.picking``); its backward adds each gradient slice back to the slice it was read
+    A pick (``ops.pick_by_position``); its backward adds each gradient slice back to the slice it was read
     from (an index_add into zeros).
     """
     dim = _wrap_dim(dim, input.ndim)

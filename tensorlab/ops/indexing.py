@@ -10,7 +10,7 @@ sharing the storage sees the new values (``xs = ys[:]; xs[:, 0] = 7`` changes ``
 *Advanced* indexing (lists, integer or bool tensors) cannot be a view: the elements it picks
 are in no strided pattern. It computes the storage position of every picked element
 (:func:`advanced_positions`) and copies them; assignment writes to those positions. The
-copy, the write and their backward are ``ops.picking`` (shared with flip, roll, repeat, gather
+copy, the write and their backward are ``ops.pick_by_position`` (shared with flip, roll, repeat, gather
 and index_select); masked_select and take are the same picking with other rules for the
 positions.
 """
@@ -34,9 +34,10 @@ from ..autograd.grad_mode import state as grad_state
 from .broadcasting import broadcast_pair
 from .gather_scatter import gather
 from .inplace import copy_, fill_, inplace, records_history
-from .picking import PickElements, PositionMap, PutElements
+from .layouts import Layout, layout_of, select_layout, slice_layout, unsqueeze_layout
+from .pick_by_position import PickElements, PositionMap, PutElements
 from .promotion import _check_fits
-from .views import Layout, Window, layout_of, select_layout, slice_layout, unsqueeze_layout
+from .views import Window
 
 __all__ = ["masked_fill", "masked_select", "nonzero", "take", "take_along_dim"]
 
@@ -264,7 +265,7 @@ def _refresh_if_view(x: Tensor) -> None:
 #    The B dims replace the picked dims in place when those are adjacent in ``v``; when they
 #    are separated (by a slice, ``None`` or ``...`` that kept a dim) they go to the front.
 #
-# The positions are computed by a function of the layout (``ops.picking.PositionMap``), so
+# The positions are computed by a function of the layout (``ops.pick_by_position.PositionMap``), so
 # backward can apply the same index to a contiguous zero tensor of x's shape.
 def _stand_in(item: Any) -> tuple:
     """The basic items that keep the dims an advanced item will pick along (step 1 above)."""

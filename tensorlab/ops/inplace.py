@@ -23,7 +23,7 @@ from ..autograd.copy_slices import check_view_write, write_through_view
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.grad_mode import state as grad_state
 from .arithmetic import add, div, floor_divide, fmod, lerp, mul, pow, remainder, sub  # noqa: A004 - torch's names
-from .broadcasting import broadcast_pair
+from .broadcasting import broadcast_pair, sum_to_shape
 from .comparison import bitwise_not, eq, ge, gt, le, logical_and, logical_not, logical_or, logical_xor, lt, ne
 from .erf import erf, erfc, erfinv
 from .exp_log import exp2, expm1, log1p, log2, log10
@@ -388,12 +388,13 @@ class Copy(Function):
             raise RuntimeError(
                 f"output with shape {list(x.shape)} doesn't match the broadcast shape {list(shape)}"
             )
+        ctx.src_shape = src._data.shape
         values = np.broadcast_to(src._data.astype(x.dtype.numpy, copy=False), shape)
         return Tensor._from_array(values.copy(), x.dtype)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
-        return grad * 0, grad
+        return grad * 0, sum_to_shape(grad, ctx.src_shape)
 
 
 def copy_(self: Tensor, src: Tensor) -> Tensor:

@@ -28,7 +28,7 @@ from .._fast import switch as fast
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
 from .broadcasting import broadcast_pair, sum_to_shape
-from .views import expand_layout
+from .layouts import expand_layout
 
 __all__ = ["addmm", "bmm", "diag", "dot", "matmul", "mm", "mv", "outer"]
 

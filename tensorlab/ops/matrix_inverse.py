@@ -20,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
+from .broadcasting import sum_to_shape
 from .linalg_checks import _LinAlgError, require_float_matrices
 
 __all__ = ["det", "inverse", "logdet", "slogdet"]
@@ -143,21 +144,19 @@ class Solve(Function):
         except np.linalg.LinAlgError:
             raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
         result = Tensor._from_array(x[..., 0] if vector else x, a.dtype)
-        ctx.vector = vector
+        ctx.vector, ctx.b_shape = vector, b._data.shape
         ctx.save_for_backward(a, result)
         return result
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         a, x = ctx.saved_tensors
-        grad_b = Solve.apply(a.mT, grad, ctx.vector)
-        if not ctx.needs_input_grad[0]:
-            return None, grad_b, None
-        if ctx.vector:
-            grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2))
-        else:
-            grad_a = -(grad_b @ x.mT)
-        return grad_a, grad_b, None
+        grad_b = Solve.apply(a.mT, grad, ctx.vector)  # with the batch dims a and b broadcast to
+        grad_a = None
+        if ctx.needs_input_grad[0]:
+            grad_a = -(grad_b.unsqueeze(-1) @ x.unsqueeze(-2)) if ctx.vector else -(grad_b @ x.mT)
+            grad_a = sum_to_shape(grad_a, a.shape)
+        return grad_a, sum_to_shape(grad_b, ctx.b_shape), None
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803

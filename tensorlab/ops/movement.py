@@ -10,9 +10,9 @@ rule applied to each coordinate separately:
 
 So output element ``(i0, i1, ...)`` lives at storage position
 ``offset + rule0(i0) * stride0 + rule1(i1) * stride1 + ...`` of the input — the strided-view
-formula with each coordinate passed through its rule (``ops.picking.positions_at`` on the open
+formula with each coordinate passed through its rule (``ops.pick_by_position.positions_at`` on the open
 grid ``np.ix_(rule0, rule1, ...)``). Picking the elements and the backward (add each gradient
-element back where it came from; repeated elements add up) are ``ops.picking.PickElements``.
+element back where it came from; repeated elements add up) are ``ops.pick_by_position.PickElements``.
 (flip would be a view if strides could be negative, as in NumPy; torch does not allow negative
 strides, so it copies.)
 
@@ -32,9 +32,9 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .index_slices import index_select
 from .inplace import inplace
-from .picking import PickElements, positions_at
+from .layouts import Layout
+from .pick_by_position import PickElements, positions_at
 from .reduction import normalize_dims
-from .views import Layout
 
 __all__ = ["flip", "repeat_interleave", "roll", "tile", "tril", "triu"]
 

@@ -38,7 +38,7 @@ OPS_WITH_OUT: tuple[str, ...] = (
     "where", "matmul", "mm", "bmm", "sum", "mean", "prod", "cumsum", "logsumexp", "cat", "concat", "stack",
     "gather", "index_select", "masked_select", "take", "max", "min", "sort", "topk", "kthvalue",
 )
-OPS_WITH_OUT += (  # issue 18 (ops)
+OPS_WITH_OUT += (  # the inverse trig, hyperbolic, log/exp and erf families, and cross
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan",
     "arctan2", "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2", "erf", "erfc", "erfinv",
     "cross",
@@ -55,7 +55,7 @@ OUT_DTYPE_MUST_MATCH: tuple[str, ...] = (
     "neg", "abs", "clamp", "clip", "floor", "ceil", "round", "sign", "where", "matmul", "mm", "bmm",
     "gather", "index_select", "masked_select", "take",
 )
-OUT_DTYPE_MUST_MATCH += ("cross",)  # issue 18 (ops)
+OUT_DTYPE_MUST_MATCH += ("cross",)
 
 
 def _can_cast(result: Tensor, out: Tensor) -> bool:

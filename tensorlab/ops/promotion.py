@@ -4,7 +4,7 @@ Every binary op does three things: find the result dtype with torch's promotion 
 shapes broadcast (raising torch's message if not), and call one NumPy ufunc on the operands cast
 to that dtype. Python scalars stay Python scalars, so NumPy treats them as "weak" exactly as torch
 does (``int32_tensor + 5`` stays int32). Backward rules reduce gradients back to each input's
-shape with ``sum_to_shape`` (applied by the engine).
+shape with ``sum_to_shape``, each op in its own backward (``_save_shapes`` keeps the shapes).
 
 This machinery lives apart from the ops so that each op module reads as forward and backward
 only, and so that the arithmetic, unary, comparison and in-place ops (and the fast path) share
@@ -101,6 +101,13 @@ def _save(ctx: FunctionCtx, *values: Any) -> None:
         return
     ctx.save_for_backward(*[v if isinstance(v, Tensor) else None for v in values])
     ctx.scalars = [None if isinstance(v, Tensor) else v for v in values]
+
+
+def _save_shapes(ctx: FunctionCtx, *operands: Any) -> None:
+    """Keep each operand's shape (``()`` for a number) as ``ctx.shapes``: backward sums every
+    gradient back to its input's shape with ``sum_to_shape``, undoing the broadcast."""
+    if ctx.recording:
+        ctx.shapes = tuple(v._data.shape if isinstance(v, Tensor) else () for v in operands)
 
 
 def _restore(ctx: FunctionCtx) -> tuple:

@@ -13,8 +13,9 @@ import numpy as np
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
+from .broadcasting import sum_to_shape
 from .promotion import binary
-from .smooth_unary import smooth_unary
+from .smooth_unary import SmoothUnary
 from .unary_math import one_input
 
 __all__ = [
@@ -22,23 +23,114 @@ __all__ = [
     "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "tan",
 ]
 
-Tan = smooth_unary("tan", np.tan, lambda z: 1 + z * z, "z = tan x. dz/dx = 1 + tan^2 x = 1 + z^2",
-                    from_output=True)
-Asin = smooth_unary("asin", np.arcsin, lambda x: 1 / (1 - x * x).sqrt(), "z = asin x. dz/dx = 1/sqrt(1 - x^2)")
-Acos = smooth_unary("acos", np.arccos, lambda x: -1 / (1 - x * x).sqrt(), "z = acos x. dz/dx = -1/sqrt(1 - x^2)")
-Atan = smooth_unary("atan", np.arctan, lambda x: 1 / (x * x + 1), "z = atan x. dz/dx = 1/(1 + x^2)")
-Sinh = smooth_unary("sinh", np.sinh, lambda x: x.cosh(), "z = sinh x. dz/dx = cosh x")
-Cosh = smooth_unary("cosh", np.cosh, lambda x: x.sinh(), "z = cosh x. dz/dx = sinh x")
-Asinh = smooth_unary("asinh", np.arcsinh, lambda x: 1 / (x * x + 1).sqrt(), "z = asinh x. dz/dx = 1/sqrt(x^2 + 1)")
-Acosh = smooth_unary("acosh", np.arccosh, lambda x: 1 / (x * x - 1).sqrt(), "z = acosh x. dz/dx = 1/sqrt(x^2 - 1)")
-Atanh = smooth_unary("atanh", np.arctanh, lambda x: 1 / (1 - x * x), "z = atanh x. dz/dx = 1/(1 - x^2)")
+
+class Tan(SmoothUnary):
+    """z = tan x. dz/dx = 1 + tan^2 x = 1 + z^2."""
+
+    backward_name = "TanBackward0"
+    from_output = True
+    numpy_function = staticmethod(np.tan)
+
+    @staticmethod
+    def derivative(z: Tensor) -> Tensor:
+        return 1 + z * z
+
+
+class Asin(SmoothUnary):
+    """z = asin x. dz/dx = 1/sqrt(1 - x^2)."""
+
+    backward_name = "AsinBackward0"
+    numpy_function = staticmethod(np.arcsin)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (1 - x * x).sqrt()
+
+
+class Acos(SmoothUnary):
+    """z = acos x. dz/dx = -1/sqrt(1 - x^2)."""
+
+    backward_name = "AcosBackward0"
+    numpy_function = staticmethod(np.arccos)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return -1 / (1 - x * x).sqrt()
+
+
+class Atan(SmoothUnary):
+    """z = atan x. dz/dx = 1/(1 + x^2)."""
+
+    backward_name = "AtanBackward0"
+    numpy_function = staticmethod(np.arctan)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x * x + 1)
+
+
+class Sinh(SmoothUnary):
+    """z = sinh x. dz/dx = cosh x."""
+
+    backward_name = "SinhBackward0"
+    numpy_function = staticmethod(np.sinh)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return x.cosh()
+
+
+class Cosh(SmoothUnary):
+    """z = cosh x. dz/dx = sinh x."""
+
+    backward_name = "CoshBackward0"
+    numpy_function = staticmethod(np.cosh)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return x.sinh()
+
+
+class Asinh(SmoothUnary):
+    """z = asinh x. dz/dx = 1/sqrt(x^2 + 1)."""
+
+    backward_name = "AsinhBackward0"
+    numpy_function = staticmethod(np.arcsinh)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x * x + 1).sqrt()
+
+
+class Acosh(SmoothUnary):
+    """z = acosh x. dz/dx = 1/sqrt(x^2 - 1)."""
+
+    backward_name = "AcoshBackward0"
+    numpy_function = staticmethod(np.arccosh)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (x * x - 1).sqrt()
+
+
+class Atanh(SmoothUnary):
+    """z = atanh x. dz/dx = 1/(1 - x^2)."""
+
+    backward_name = "AtanhBackward0"
+    numpy_function = staticmethod(np.arctanh)
+
+    @staticmethod
+    def derivative(x: Tensor) -> Tensor:
+        return 1 / (1 - x * x)
+
+
 tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh = (one_input(op) for op in (Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh))
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 
 
 class Atan2(Function):
     """z = atan2(y, x), the angle of the point (x, y). dz/dy = x/(x^2 + y^2), dz/dx = -y/(x^2 + y^2)
-    (0 at the origin, where the angle jumps)."""
+    (0 at the origin, where the angle jumps), each summed back to its input's shape."""
 
     backward_name = "Atan2Backward0"
 
@@ -56,7 +148,7 @@ class Atan2(Function):
         squared_radius = x * x + y * y
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = (grad / squared_radius).where(squared_radius != 0, 0.0)  # at the origin: 0, as torch
-        return scale * x, scale * -y
+        return sum_to_shape(scale * x, y.shape), sum_to_shape(scale * -y, x.shape)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002 - torch's argument name

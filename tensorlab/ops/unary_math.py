@@ -18,9 +18,19 @@ from .._fast import relu_mask
 from .._fast import switch as fast
 from .._tensor import Tensor, require_tensors
 from ..autograd.function import Function, FunctionCtx
-from .broadcasting import broadcast_pair
+from .broadcasting import broadcast_pair, sum_to_shape
 from .comparison import where
-from .promotion import Operand, _float_dtype, _not_implemented_for, _operand, _restore, _save, binary, unary
+from .promotion import (
+    Operand,
+    _float_dtype,
+    _not_implemented_for,
+    _operand,
+    _restore,
+    _save,
+    _save_shapes,
+    binary,
+    unary,
+)
 
 __all__ = [
     "abs", "ceil", "clamp", "clip", "cos", "exp", "floor", "log", "neg", "negative", "reciprocal", "relu",
@@ -234,7 +244,7 @@ class ThresholdBackward(Function):
 
 class Clamp(Function):
     """z = min(max(x, lo), hi). dz/dx = 1 where lo <= x <= hi (bounds included), else 0; tensor
-    bounds get the gradient where they are the value returned."""
+    bounds get the gradient where they are the value returned. Each is summed back to its input's shape."""
 
     backward_name = "ClampBackward1"
 
@@ -251,6 +261,7 @@ class Clamp(Function):
         for b in bounds:
             shape = broadcast_pair(shape, getattr(b, "shape", ()))
         _save(ctx, x, lo, hi)
+        _save_shapes(ctx, x, lo, hi)
         z = x._data if x.dtype is dt else x._data.astype(dt.numpy)
         if lo is not None:
             z = np.maximum(z, _operand(lo, dt))
@@ -267,7 +278,8 @@ class Clamp(Function):
         if hi is not None:
             inside = inside & (x <= hi)
         zero = grad * 0
-        grad_x = where(inside, grad, zero)
+        x_shape, lo_shape, hi_shape = ctx.shapes
+        grad_x = sum_to_shape(where(inside, grad, zero), x_shape)  # tensor bounds may broadcast x
         if not isinstance(lo, Tensor) and not isinstance(hi, Tensor):
             return grad_x, None, None
         # Tensor bounds get the gradient where they are the value returned (torch's rule).
@@ -281,7 +293,11 @@ class Clamp(Function):
             grad_lo = where(x < lo, grad, zero)
         elif hi is not None and ctx.needs_input_grad[2]:
             grad_hi = where(x > hi, grad, zero)
-        return grad_x, grad_lo, grad_hi
+        return (
+            grad_x,
+            None if grad_lo is None else sum_to_shape(grad_lo, lo_shape),
+            None if grad_hi is None else sum_to_shape(grad_hi, hi_shape),
+        )
 
 
 def _zero_grad_unary(name: str, ufunc: Callable) -> type[Function]:

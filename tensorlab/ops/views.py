@@ -2,8 +2,8 @@
 
 Each view op only computes a new *layout* — ``(shape, strides, storage_offset)`` — and hands
 the same storage to the result; that is the whole trick. The layout arithmetic is written as
-small pure functions (``*_layout``) that take and return plain tuples, so it can be read and
-tested without any data. Backward rules come in four families:
+small pure functions (``*_layout`` in ``ops.layouts``) that take and return plain tuples, so it
+can be read and tested without any data. Backward rules come in four families:
 
 - same elements in the same row-major order (view, flatten, squeeze, unsqueeze): reshape back;
 - the same elements in another dim order (permute, transpose, t, T, mT, movedim): permute back;
@@ -36,17 +36,22 @@ from .._storage import (
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Function, FunctionCtx
 from .broadcasting import sum_to_shape
+from .layouts import (
+    Layout,
+    diagonal_layout,
+    expand_layout,
+    infer_size,
+    int_sizes,
+    layout_of,
+    select_layout,
+    slice_layout,
+    unfold_layout,
+)
 
 __all__ = [
     "as_strided", "diagonal", "flatten", "moveaxis", "movedim", "narrow", "permute", "reshape",
     "select", "squeeze", "swapaxes", "swapdims", "t", "transpose", "unflatten", "unsqueeze",
 ]
-
-Layout = tuple[tuple[int, ...], tuple[int, ...], int]  # (shape, strides, storage_offset)
-
-
-def layout_of(x: Tensor) -> Layout:
-    return x._data.shape, x.stride(), x._offset
 
 
 def apply_view(function: type[Function], x: Tensor, *args: Any, node_name: str = "") -> Tensor:
@@ -62,63 +67,6 @@ def _sizes(args: tuple) -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         return tuple(args[0])
     return tuple(args)
-
-
-def int_sizes(sizes: Sequence[Any], op: str = "", argument: str = "size") -> tuple[int, ...]:
-    """Sizes as Python ints; torch's TypeError for a size that is not a whole number.
-
-    ``int()`` alone would turn ``view(3.5, 2)`` into ``view(3, 2)``, a silent wrong answer. A size
-    passes when ``int()`` keeps its value: ints of any kind (``np.int64(3)``, a 0-d integer tensor)
-    and also ``3.0``, which torch refuses (so that expand's layout cache, where ``3.0 == 3`` finds
-    the layout of 3, and a first call agree).
-    """
-    ints = []
-    for position, size in enumerate(sizes):
-        try:
-            as_int = int(size)
-            whole = bool(as_int == size)
-        except (TypeError, ValueError, OverflowError):  # a string, nan or inf, a tensor of many elements
-            whole = False
-        if not whole:
-            raise TypeError(
-                f"{op + '(): ' if op else ''}argument '{argument}' (position 1) must be tuple of ints, "
-                f"but found element of type {type(size).__name__} at pos {position}"
-            )
-        ints.append(as_int)
-    return tuple(ints)
-
-
-def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
-    """Replace a single -1 by whatever size makes the element count match.
-
-    The sizes are checked left to right, so the first bad size decides the error, as in torch.
-    """
-    shape = tuple(int(s) for s in shape)
-    known = 1
-    inferred = False
-    for i, s in enumerate(shape):
-        if s == -1:
-            if inferred:
-                raise RuntimeError("only one dimension can be inferred")
-            inferred = True
-        elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
-        else:
-            known *= s
-    if -1 in shape:
-        if known == 0:
-            if numel == 0:
-                raise RuntimeError(
-                    f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
-                    "unspecified dimension size -1 can be any value and is ambiguous"
-                )
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        if numel % known:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        return tuple(numel // known if s == -1 else s for s in shape)
-    if known != numel:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-    return shape
 
 
 # --- family 1: same elements, same order, new dims: backward reshapes back ----------------
@@ -412,48 +360,6 @@ class EmbedWindow(Function):
         return Window.apply(grad, ctx.to_window), None, None
 
 
-def slice_layout(layout: Layout, dim: int, start: int, stop: int, step: int) -> Layout:
-    """Elements start, start+step, ... (< stop) of ``dim``; start/stop already within [0, size]."""
-    shape, strides, offset = list(layout[0]), list(layout[1]), layout[2]
-    offset += start * strides[dim]
-    shape[dim] = max(0, (stop - start + step - 1) // step)
-    strides[dim] *= step
-    return tuple(shape), tuple(strides), offset
-
-
-def select_layout(layout: Layout, dim: int, index: int) -> Layout:
-    """Fix ``dim`` at ``index`` (non-negative): move the offset there and drop the dim."""
-    shape, strides, offset = layout
-    offset += index * strides[dim]
-    return shape[:dim] + shape[dim + 1 :], strides[:dim] + strides[dim + 1 :], offset
-
-
-def unsqueeze_layout(layout: Layout, dim: int) -> Layout:
-    """Insert a size-1 dim before ``dim``, with torch's choice of stride for it."""
-    shape, strides, offset = layout
-    stride = 1 if dim >= len(shape) else shape[dim] * strides[dim]
-    return (*shape[:dim], 1, *shape[dim:]), (*strides[:dim], stride, *strides[dim:]), offset
-
-
-def diagonal_layout(layout: Layout, offset: int, dim1: int, dim2: int) -> Layout:
-    """Elements (i, i + offset) of dims (dim1, dim2) as a new last dim of stride s1 + s2."""
-    shape, strides, start = layout
-    if offset >= 0:
-        length = max(min(shape[dim1], shape[dim2] - offset), 0)
-        step_in = offset * strides[dim2]
-    else:
-        length = max(min(shape[dim1] + offset, shape[dim2]), 0)
-        step_in = -offset * strides[dim1]
-    if length > 0:
-        start += step_in
-    keep = [d for d in range(len(shape)) if d not in (dim1, dim2)]
-    return (
-        (*(shape[d] for d in keep), length),
-        (*(strides[d] for d in keep), strides[dim1] + strides[dim2]),
-        start,
-    )
-
-
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Elements start..start+length-1 of ``dim`` (a view)."""
     if x.ndim == 0:
@@ -498,16 +404,6 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
 
 
 # --- sliding windows: overlapping views, backward adds the overlaps -------------------------
-def unfold_layout(layout: Layout, dim: int, size: int, step: int) -> Layout:
-    """Windows of ``size`` elements every ``step`` along ``dim``: ``dim`` now counts windows (its
-    stride times ``step``), and a new last dim walks inside a window (``dim``'s old stride)."""
-    shape, strides, offset = layout
-    windows = (shape[dim] - size) // step + 1
-    return (
-        (*shape[:dim], windows, *shape[dim + 1 :], size),
-        (*strides[:dim], strides[dim] * step, *strides[dim + 1 :], strides[dim]),
-        offset,
-    )
 
 
 class SlidingWindows(Function):
@@ -580,72 +476,15 @@ class Expand(Function):
         return sum_to_shape(grad, ctx.input_shape), None, None
 
 
-def expand_layout(x: Tensor, sizes: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Shape and strides of ``x.expand(*sizes)``: every dim that is stretched gets stride 0.
-
-    Sizes line up on the right (as in broadcasting), so the layout is built from the right:
-    ``zip`` of the reversed sizes and x's reversed dims stops where x's dims run out. A new
-    leading dim of size 1 gets the stride a contiguous-looking layout would give it (size *
-    stride of the dim after it), like torch. Going right to left also makes the rightmost bad
-    size decide the error, as in torch.
-    """
-    x_shape, x_strides = x._data.shape, x.stride()
-    leading = len(sizes) - len(x_shape)
-    if leading < 0:
-        raise RuntimeError(
-            f"expand(tensorlab.{x.dtype.name}{{{list(x_shape)}}}, size={list(sizes)}): the number "
-            f"of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(x_shape)})"
-        )
-    shape: list[int] = []  # right to left; reversed at the end
-    strides: list[int] = []
-    for size, have, stride in zip(reversed(sizes), reversed(x_shape), reversed(x_strides), strict=False):
-        if size == have or size == -1:  # x's own dim: same size (or -1) keeps its stride
-            shape.append(have)
-            strides.append(stride)
-        elif have == 1:  # stretched: every index reads the one element
-            shape.append(size)
-            strides.append(0)
-        else:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({size}) must match the existing size ({have}) "
-                f"at non-singleton dimension {len(sizes) - 1 - len(shape)}.  Target sizes: "
-                f"{list(sizes)}.  Tensor sizes: {list(x_shape)}"
-            )
-    for d in range(leading - 1, -1, -1):  # new leading dims: stride 0, but size 1 continues the layout
-        if sizes[d] < 0:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({sizes[d]}) isn't allowed in a leading, "
-                f"non-existing dimension {d}"
-            )
-        strides.append(shape[-1] * strides[-1] if sizes[d] == 1 and x_shape else 0)
-        shape.append(sizes[d])
-    shape.reverse()
-    strides.reverse()
-    return tuple(shape), tuple(strides)
-
-
-# Layouts of expand calls already made, keyed by x's shape and strides (None: row-major) and the
-# sizes as given: the layout is a pure function of those small tuples, and a loop asks for the
-# same few again and again. Only keys of plain ints are kept (a key keeps its objects alive).
-_EXPANDED_LAYOUTS: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-_MAX_EXPANDED_LAYOUTS = 4096
-
-
 def expand(x: Tensor, *sizes: Any) -> Tensor:
+    """A view with size-1 dims stretched (stride 0) and new leading dims; -1 keeps a dim's size."""
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
     if len(sizes) == 1 and type(sizes[0]) is not int:  # expand((8, 16)), expand(torch.Size(...))
         sizes = _sizes(sizes)
-    key = (x._data.shape, x._strides, sizes)
-    layout = _EXPANDED_LAYOUTS.get(key)
-    if layout is None:  # equal sizes of another type (np.int64(2), 2.0) pass int_sizes as that layout
-        layout = expand_layout(x, int_sizes(sizes, "expand"))
-        if len(_EXPANDED_LAYOUTS) < _MAX_EXPANDED_LAYOUTS and all(type(s) is int for s in sizes):
-            _EXPANDED_LAYOUTS[key] = layout
-    shape, strides = layout
-    if fast.enabled and not x._requires_grad:
-        return fast_views.expanded_view(x, shape, strides)
+    if fast.enabled and not x._requires_grad and (expanded := fast_views.expand(x, sizes)) is not None:
+        return expanded
+    shape, strides = expand_layout(x, int_sizes(sizes, "expand"))
     return Expand.apply(x, shape, strides)
 
 

@@ -8,4 +8,4 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
-__all__ += ["Adagrad", "RMSprop", "lr_scheduler"]  # issue 18
+__all__ += ["Adagrad", "RMSprop", "lr_scheduler"]  # beyond the course: what older course code uses

@@ -20,7 +20,7 @@ from ...ops.softmax import _softmax_dim, log_softmax, softmax
 from ...ops.unary_math import _stable_sigmoid
 
 __all__ = ["gelu", "log_softmax", "relu", "sigmoid", "softmax", "tanh"]
-__all__ += ["glu", "relu_", "softmin"]  # issue 18
+__all__ += ["glu", "relu_", "softmin"]  # API breadth, beyond the course
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's name

@@ -17,7 +17,7 @@ from ..._dtype import bool_, int64, uint8
 from ..._tensor import Tensor
 from ...autograd.function import Function, FunctionCtx
 from ...autograd.grad_mode import is_grad_enabled
-from ...ops.broadcasting import broadcast_pair
+from ...ops.broadcasting import broadcast_pair, sum_to_shape
 from ...ops.comparison import where
 from ...ops.softmax import log_softmax
 from .smooth_activation import softplus
@@ -283,7 +283,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 
 class MseLoss(Function):
-    """loss = (x - t)^2 (broadcast). dx = 2 (x - t), dt = -2 (x - t), with tensor ops (double backward works)."""
+    """loss = (x - t)^2 (broadcast). dx = 2 (x - t), dt = -2 (x - t), each summed back to its input's
+    shape; with tensor ops, so double backward works."""
 
     backward_name = "MseLossBackward0"
 
@@ -302,8 +303,8 @@ class MseLoss(Function):
         if weight is not None:
             g = g * weight
         return (
-            g if ctx.needs_input_grad[0] else None,
-            -g if ctx.needs_input_grad[1] else None,
+            sum_to_shape(g, x.shape) if ctx.needs_input_grad[0] else None,
+            sum_to_shape(-g, t.shape) if ctx.needs_input_grad[1] else None,
             None,
             None,
         )

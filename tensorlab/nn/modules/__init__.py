@@ -77,7 +77,7 @@ __all__ = [
 from .linear import Bilinear  # unit 10 (einsum): y = x1^T A x2 + b
 
 __all__ += ["Bilinear"]
-__all__ += [  # issue 18
+__all__ += [  # API breadth: the activations and losses torch.nn offers beyond the course
     "CELU", "ELU", "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "PReLU", "ReLU6",
     "SiLU", "Softplus", "Softsign",
     "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
@@ -86,5 +86,5 @@ __all__ += [  # issue 18
     "CosineSimilarity", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
 ]
-__all__ += ["AdaptiveAvgPool2d", "Dropout2d", "ParameterDict", "ParameterList", "Unflatten", "Upsample"]  # issue 18: beginner nn pieces
-__all__ += ["MultiheadAttention"]  # issue 18: attention
+__all__ += ["AdaptiveAvgPool2d", "Dropout2d", "ParameterDict", "ParameterList", "Unflatten", "Upsample"]  # pieces beginner models use
+__all__ += ["MultiheadAttention"]

@@ -16,7 +16,7 @@ from .distance import PairwiseDistance
 from .module import Module
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "NLLLoss"]
-__all__ += [  # issue 18
+__all__ += [  # API breadth: torch.nn's other losses
     "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
     "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SmoothL1Loss",
     "SoftMarginLoss", "TripletMarginLoss", "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
@@ -86,7 +86,7 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction)
 
 
-# --- regression (issue 18) ------------------------------------------------------------------------
+# --- regression ---------------------------------------------------------------------------------
 class L1Loss(_Loss):
     """Mean absolute error |x - y|."""
 

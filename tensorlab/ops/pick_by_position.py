@@ -26,7 +26,8 @@ import numpy as np
 from .._storage import contiguous_strides
 from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
-from .views import Layout, layout_of
+from .broadcasting import sum_to_shape
+from .layouts import Layout, layout_of
 
 __all__: list[str] = []
 
@@ -100,6 +101,7 @@ class PutElements(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, x: Tensor, value: Any, positions: PositionMap) -> Tensor:
         ctx.positions = positions
+        ctx.value_shape = value._data.shape if isinstance(value, Tensor) else ()
         out = np.array(x._data, order="C")
         where = positions(contiguous_layout(x.shape))
         out.reshape(-1)[where] = np.broadcast_to(value._data if isinstance(value, Tensor) else value, where.shape)
@@ -108,5 +110,6 @@ class PutElements(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Tensor) -> tuple:
         grad_x = PutElements.apply(grad, 0, ctx.positions) if ctx.needs_input_grad[0] else None
-        grad_value = PickElements.apply(grad, ctx.positions) if ctx.needs_input_grad[1] else None
+        needs_value = ctx.needs_input_grad[1]
+        grad_value = sum_to_shape(PickElements.apply(grad, ctx.positions), ctx.value_shape) if needs_value else None
         return grad_x, grad_value, None

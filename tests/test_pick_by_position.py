@@ -1,4 +1,4 @@
-"""ops/picking.py: the storage-position formula every picking op shares, checked against the
+"""ops/pick_by_position.py: the storage-position formula every picking op shares, checked against the
 strided-view formula of ``_storage`` and against torch's reading of the same elements."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tensorlab._storage import storage_positions
-from tensorlab.ops.picking import positions_at
+from tensorlab.ops.pick_by_position import positions_at
 from tests.oracle import check_op
 
 LAYOUTS = [((2, 3), (3, 1), 0), ((2, 3), (1, 2), 5), ((4,), (0,), 2), ((), (), 7), ((2, 0, 3), (9, 3, 1), 1)]

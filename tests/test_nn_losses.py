@@ -1,4 +1,4 @@
-"""Losses beyond cross entropy and mse (issue 18) against torch: values, gradients of every float
+"""Losses beyond cross entropy and mse against torch: values, gradients of every float
 input, reductions, dtype, warnings and errors; functional and module forms."""
 
 from __future__ import annotations

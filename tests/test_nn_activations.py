@@ -1,4 +1,4 @@
-"""Activations beyond relu/gelu (issue 18) against torch: values, gradients, dtype, errors, modules.
+"""Activations beyond relu/gelu against torch: values, gradients, dtype, errors, modules.
 
 Every case runs through ``check_op``: torch computes the expected numbers, including inf and nan
 where torch's own formula overflows (softplus with a large threshold).
