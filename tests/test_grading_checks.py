@@ -561,7 +561,7 @@ def _layout_of(result: torch.Tensor) -> tuple:
 
 
 RESHAPE_TORCH_REFERENCES: dict[str, Callable[..., Any]] = {
-    "infer_shape": lambda shape, numel: tuple(torch.empty(numel).view(shape).shape),
+    "infer_shape": lambda shape, numel: tuple(torch.empty(numel, device="meta").view(shape).shape),  # meta: huge counts allocate nothing
     "view_strides": _torch_view_strides,
     "flatten_meta": lambda shape, strides, *dims: _layout_of(_torch_layout(shape, strides).flatten(*dims)),
     "unflatten_meta": lambda shape, strides, dim, sizes: _layout_of(_torch_layout(shape, strides).unflatten(dim, sizes)),

@@ -104,6 +104,27 @@ def test_a_promised_new_array_refuses_the_input_and_its_views() -> None:
     assert grade(task, "def double(x):\n    return x.copy()")[0] == "passed"
 
 
+def test_an_in_place_op_returns_its_argument_itself_not_a_new_view_of_it() -> None:
+    def doubled_in_place(x: np.ndarray) -> np.ndarray:
+        return x * 2
+
+    task = doubled_task(reference=doubled_in_place, keeps_inputs=False, view_of=0, returns_itself=True, vectorised=False,
+                        view_strides=lambda x: tuple(stride // x.itemsize for stride in x.strides))
+    outcome, message = grade(task, "def double(x):\n    x *= 2\n    return x[...]")
+    assert outcome == "wrong" and "argument itself" in message, message
+    assert grade(task, "def double(x):\n    x *= 2\n    return x")[0] == "passed"
+
+
+def test_masking_an_array_the_allowed_functions_made_is_masking_too() -> None:
+    """``np.arange(n)[mask]`` is ``x[mask]`` on another array: with ``no_mask_indexing`` the stand-in's results refuse it."""
+    task = doubled_task(name="pick", reference=lambda x, mask: x[mask], no_mask_indexing=True, vectorised=False,
+                        allowed=("arange", "take"), examples=[(np.arange(4.0), np.array([True, False, True, True]))],
+                        random_case=lambda rng: (rng.normal(size=5), rng.random(5) < 0.5))
+    masked_arange = "import numpy as np\ndef pick(x, mask):\n    return x.take(np.arange(len(x))[mask])"
+    outcome, message = grade(task, masked_arange, static=False)
+    assert outcome == "forbidden" and "boolean-mask" in message, message
+
+
 def test_types_and_signed_zero_compared_where_the_statement_promises_them() -> None:
     assert difference(np.array(1.0), np.float64(1.0)) is None  # reductions return NumPy scalars: accepted by default
     assert "expected numpy.ndarray" in str(difference(np.array(1.0), np.float64(1.0), Tolerance(scalar_for_0d=False)))

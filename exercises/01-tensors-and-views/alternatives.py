@@ -148,4 +148,17 @@ def broadcast_index(index, out_shape, in_shape):
         picked.append(0 if in_size == 1 else i)
     return tuple(reversed(picked))
 '''),
+    Alternative("contiguous_strides", "integer-division-of-the-total", '''
+import math
+
+
+def contiguous_strides(shape):
+    """The row-major strides of a new tensor of this shape."""
+    sizes = [max(size, 1) for size in shape]
+    remaining, strides = math.prod(sizes), []
+    for size in sizes:
+        remaining //= size  # what is left after this dim: the product of the sizes after it, exactly
+        strides.append(remaining)
+    return tuple(strides)
+'''),
 ]

@@ -107,6 +107,16 @@ import math
 def contiguous_strides(shape):
     return tuple(math.prod(shape[d + 1:]) for d in range(len(shape)))
 ''', nudge="What does torch count a size 0 as when it multiplies up the strides?"),
+    Mutant("contiguous_strides", "divides-the-total-in-floats", '''
+import math
+def contiguous_strides(shape):
+    sizes = [max(size, 1) for size in shape]
+    total, strides = math.prod(sizes), []
+    for size in sizes:
+        total = total / size
+        strides.append(int(total))
+    return tuple(strides)
+''', nudge="How many digits can a float hold exactly, and how big can a product of sizes get?"),
     Mutant("contiguous_strides", "forgets-to-reverse", '''
 def contiguous_strides(shape):
     strides, step = [], 1

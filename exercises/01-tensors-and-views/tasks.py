@@ -143,6 +143,8 @@ CONTIGUOUS_STRIDES = Task(
         Clause("a size-0 dim counts as 1 in the products (torch's rule)", ((2, 0, 0, 3),)),
         Clause("a 0-d shape has no strides: ()", ((),)),
         Clause("work from the sizes alone: the shape may be far too large to allocate", ((10**6, 10**6, 10**6),)),
+        Clause("work from the sizes alone: the shape may be far too large to allocate (exact ints, never floats)",
+               ((3, 10**16 + 1, 7),)),
     ],
     random_case=random_contiguous_case,
     inputs="shapes of 0 to 5 dims (the 0-d shape () included) with small sizes, size 0 and size 1 among them, "

@@ -960,6 +960,32 @@ def view_strides(shape, strides, new_shape):
         return None
     return tuple(stride // 8 for stride in x.strides)
 ''', nudge="Does NumPy's rule for a copy-free reshape match torch's view on every layout, and may this part use it at all?"),
+    Mutant("infer_shape", "divides-in-floats", '''
+def infer_shape(shape, numel):
+    shape = tuple(shape)
+    inferred, known = None, 1
+    for index, size in enumerate(shape):
+        if size == -1:
+            if inferred is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred = index
+        elif size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {index} of shape {list(shape)}")
+        else:
+            known *= size
+    if inferred is None:
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        return shape
+    if known == 0:
+        if numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    if numel % known:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return (*shape[:inferred], int(numel / known), *shape[inferred + 1:])
+''', nudge="How many digits of an int survive a trip through a float division?"),
     Mutant("infer_shape", "numpy-ints-in-the-shape", '''
 import numpy as np
 

@@ -181,10 +181,13 @@ INFER_SHAPE = Task(
         Clause("-1 with numel 0 and no 0 among the other sizes becomes 0", ((2, -1), 0)),
         Clause("the empty shape () holds one element", ((), 1)),
         Clause("the empty shape () holds one element", ((), 2)),
+        Clause("numel may be far too large to allocate: the sizes are exact ints", ((3, -1), 3 * (10**16 + 1))),
+        Clause("numel may be far too large to allocate: the sizes are exact ints", ((-1, 7, 1), 7 * (2**53 + 1))),
     ],
     random_case=random_infer_case,
     inputs="shapes as tuples or lists (the empty shape () included) with sizes from 0 up, most with one -1, "
-    "some with a second -1 or another negative size, and counts that fit them or do not (0 included).",
+    "some with a second -1 or another negative size, and counts that fit them or do not (0 included, and counts "
+    "far too large to allocate).",
     hint="Which sizes do you need to see before you know the product of the others, and when does the count "
     "leave the -1 free to be anything?",
     tolerance=Tolerance(match_message=True),

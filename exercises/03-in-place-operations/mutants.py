@@ -178,6 +178,11 @@ def relu_forward_(x):
 def relu_forward_(x):
     np.maximum(x, 0, out=x)
 ''', nudge="After writing into x, what does your function hand back to the caller?"),
+    Mutant("relu_forward_", "returns-a-new-view-of-x", '''
+def relu_forward_(x):
+    np.maximum(x, 0, out=x)
+    return x[...]
+''', nudge="Is x[...] the very object the caller passed in, or a new array that only looks at its memory?"),
     Mutant("relu_forward_", "rebinds-the-name", '''
 def relu_forward_(x):
     x = x * (x > 0)

@@ -195,7 +195,7 @@ RELU_FORWARD_ = Task(
         Clause("`x` may be 0-d", (np.asarray(-2.5),)),
         Clause("`x` may have a size 0", (np.zeros((0, 3)),)),
     ],
-    random_case=random_relu_forward_case, keeps_inputs=False, view_of=0,
+    random_case=random_relu_forward_case, keeps_inputs=False, view_of=0, returns_itself=True,
     view_strides=element_strides, vectorised=True, large_case=large_relu_forward_case,
     inputs="float64, float32, int64 and int32 arrays of 0 to 3 dims (0-d and size 0 included), contiguous or "
     "non-contiguous views (a transpose, every other column), with exact zeros (-0.0 too), inf, -inf and NaN, "

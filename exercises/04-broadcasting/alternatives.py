@@ -73,7 +73,7 @@ def broadcast_add(a, b):
         dim = int(clashes[-1])
         raise RuntimeError(f"The size of tensor a ({sizes_a[dim]}) must match the size of tensor b "
                            f"({sizes_b[dim]}) at non-singleton dimension {dim}")
-    return a + b
+    return np.asarray(a + b)  # a 0-d array, not the scalar NumPy gives for two 0-d inputs
 '''),
     Alternative("expand_to", "numpy-where-for-own-dims-then-leading", '''
 def expand_to(x, shape):

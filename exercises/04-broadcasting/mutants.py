@@ -51,6 +51,16 @@ def broadcast_shape(a, b):
         shape.append(size_a if size_b == 1 else size_b)
     return tuple(shape)
 ''', nudge="On which side does the shorter shape get its 1s?"),
+    Mutant("broadcast_shape", "sizes-through-floats", '''
+import itertools
+def broadcast_shape(a, b):
+    shape = []
+    for size_a, size_b in itertools.zip_longest(reversed(a), reversed(b), fillvalue=1):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError("the shapes clash")
+        shape.insert(0, int(max(size_a, size_b) * 1.0) if 0 not in (size_a, size_b) else 0)
+    return tuple(shape)
+''', nudge="How many digits of an int survive a trip through a float?"),
     Mutant("broadcast_shape", "calls-the-reference", '''
 import tensorlab
 def broadcast_shape(a, b):
@@ -169,6 +179,15 @@ def broadcast_add(a, b):
     except ValueError as error:
         raise RuntimeError(str(error)) from None
 ''', nudge="Does NumPy's message say what torch's says, word for word?"),
+    Mutant("broadcast_add", "numpy-scalar-for-0-d-inputs", ADD_CHECK + '''
+    return a + b
+''', nudge="What type does NumPy's a + b return when both inputs are 0-d, and is that an array?"),
+    Mutant("broadcast_add", "returns-a-when-b-adds-nothing", ADD_CHECK + '''
+    total = np.asarray(a + b)
+    if total.shape == a.shape and (total == a).all():
+        return a
+    return total
+''', nudge="If the caller later writes into your result, which array changes with it?"),
     Mutant("broadcast_add", "reports-the-leftmost-clash", ADD_CHECK.replace("reversed(range(ndim))", "range(ndim)") + '''
     return np.asarray(a + b)
 ''', nudge="When several dims clash, which one does torch report?"),

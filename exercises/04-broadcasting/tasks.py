@@ -126,6 +126,7 @@ BROADCAST_SHAPE = Task(
         Clause("if a pair clashes, raise RuntimeError (also in a leading dim)", ((2, 1, 4), (3, 5, 4))),
         Clause("work from the shapes alone: they may be far too large to allocate",
                ((1_000_000, 1, 1_000_000), (1, 1_000_000, 1))),
+        Clause("work from the shapes alone: sizes are exact ints, however large", ((10**16 + 1, 1), (1, 3))),
     ],
     random_case=random_shapes_case,
     hint="Lined up from the right, which pairs of sizes can share a dimension (and what may a size 0 pair "
@@ -154,10 +155,17 @@ BROADCAST_ADD = Task(
         Clause("a size 0 against a 1 gives 0", (np.ones((0, 1)), np.arange(3.0).reshape(1, 3))),
         Clause("a size 0 against a size other than 0 or 1 is a clash", (np.ones((2, 0)), np.ones(3))),
         Clause("0-d inputs broadcast like any other", (np.array(2.5), np.arange(6.0).reshape(2, 3))),
-        Clause("both inputs 0-d", (np.array(2.5), np.array(-1.0))),
+        Clause("both inputs 0-d: the result is a 0-d array (NumPy's a + b gives a scalar there)",
+               (np.array(2.5), np.array(-1.0))),
+        Clause("both inputs 0-d: the result is a 0-d array (NumPy's a + b gives a scalar there)",
+               (np.array(3, np.int32), np.array(4, np.int32))),
         Clause("the result keeps the inputs' dtype", (np.arange(6).reshape(2, 3), np.array([[10], [20]]))),
         Clause("the result keeps the inputs' dtype", (np.ones((3, 1), np.float32), np.arange(4, dtype=np.float32))),
         Clause("a and b are left unchanged", (np.arange(6.0).reshape(2, 3), np.ones((2, 3)))),
+        Clause("return a new array, never a or b itself (even when b adds nothing)",
+               (np.arange(6.0).reshape(2, 3), np.zeros((2, 3)))),
+        Clause("return a new array, never a or b itself (even when b adds nothing)",
+               (np.zeros((1, 3)), np.arange(3.0))),
         Clause("inputs may be non-contiguous views", (np.arange(12.0).reshape(3, 4)[:, ::2], np.arange(6.0).reshape(2, 3).T)),
     ],
     random_case=random_add_case,
@@ -165,7 +173,7 @@ BROADCAST_ADD = Task(
     "shape or in the broadcast result's?",
     inputs=ADD_INPUTS,
     allowed=("asarray", "array", "add", "reversed", "flatnonzero", "copy", "warn"),
-    tolerance=Tolerance(match_message=True),
+    tolerance=Tolerance(match_message=True, scalar_for_0d=False), fresh_result=True,
 )
 
 EXPAND_TO = Task(

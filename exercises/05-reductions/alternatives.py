@@ -40,10 +40,10 @@ def sum_dims_loops(x, dims, keepdim):
     """torch.sum(x, dims, keepdim=keepdim), one element at a time."""
     dims = [dims] if isinstance(dims, int) else list(dims)
     n = x.ndim
+    if any(not -n <= dim < n for dim in dims):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}])")
     summed = set()
     for dim in dims:
-        if not -n <= dim < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
         if dim % n in summed:
             raise RuntimeError(f"dim {dim % n} appears multiple times in the list of dims")
         summed.add(dim % n)
@@ -199,5 +199,36 @@ def argmax(x, dim, keepdim):
         row = moved[position]
         out[position] = max(range(len(row)), key=lambda i: order_key(row[i]))  # max keeps the first of equals
     return np.expand_dims(out, dim) if keepdim else out
+'''),
+    Alternative("sum_dims_vectorised", "isin-unique-and-inner", '''
+def sum_dims_vectorised(x, dims, keepdim):
+    """torch.sum(x, dims, keepdim=keepdim) as transpose + reshape + a product with ones."""
+    wanted = np.atleast_1d(np.asarray(dims, dtype=np.int64))
+    if ((wanted < -x.ndim) | (wanted >= x.ndim)).any():
+        raise IndexError("Dimension out of range")
+    wanted = wanted % x.ndim
+    if len(np.unique(wanted)) != len(wanted):
+        raise RuntimeError("a dim appears multiple times in the list of dims")
+    every = np.arange(x.ndim)
+    is_summed = np.isin(every, wanted)
+    summed, kept = every[is_summed], every[~is_summed]
+    sizes = np.array(x.shape, dtype=np.int64)
+    k = int(np.prod(sizes[summed]))
+    dtype = np.int64 if np.issubdtype(x.dtype, np.integer) or x.dtype.kind == "b" else x.dtype
+    rows = np.transpose(x, np.concatenate([kept, summed])).reshape((*tuple(sizes[kept]), k)).astype(dtype)
+    out = np.asarray(np.inner(rows, np.ones(k, dtype=dtype)))
+    if keepdim:
+        sizes[summed] = 1
+        return out.reshape(tuple(sizes))
+    return out
+'''),
+    Alternative("logsumexp", "maximum-reduce-and-add-reduce", '''
+def logsumexp(x, dim):
+    """log(sum(exp(x))) along dim, without overflow."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        peak = np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
+        peak = np.where(np.isfinite(peak), peak, 0).astype(x.dtype)
+        out = np.log(np.add.reduce(np.exp(x - peak), axis=dim, keepdims=True)) + peak
+    return np.squeeze(out, axis=dim)
 '''),
 ]

@@ -7,10 +7,11 @@ LOOPS_DIMS = '''
 def normalise(x, dims):
     if isinstance(dims, int):
         dims = [dims]
-    normalised = []
     for dim in dims:
         if not -x.ndim <= dim < x.ndim:
             raise IndexError("Dimension out of range")
+    normalised = []
+    for dim in dims:
         dim = dim % x.ndim
         if dim in normalised:
             raise RuntimeError("dim appears multiple times in the list of dims")
@@ -135,6 +136,21 @@ def sum_dims_loops(x, dims, keepdim):
         out[tuple(0 if d in dims else i for d, i in enumerate(position))] += x[position]
     return out if keepdim else out.reshape(tuple(s for d, s in enumerate(x.shape) if d not in dims))
 ''', nudge="When dims is a list, are all of its dims summed?"),
+    Mutant("sum_dims_loops", "wraps-dims-before-checking-their-range", '''
+def sum_dims_loops(x, dims, keepdim):
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    wrapped = [dim % x.ndim for dim in dims]
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("dim appears multiple times in the list of dims")
+    for dim in dims:
+        if not -x.ndim <= dim < x.ndim:
+            raise IndexError("Dimension out of range")
+    dtype = np.int64 if x.dtype.kind in "biu" else x.dtype
+    out = np.zeros(tuple(1 if d in wrapped else s for d, s in enumerate(x.shape)), dtype=dtype)
+    for position in np.ndindex(*x.shape):
+        out[tuple(0 if d in wrapped else i for d, i in enumerate(position))] += x[position]
+    return out if keepdim else out.reshape(tuple(s for d, s in enumerate(x.shape) if d not in wrapped))
+''', nudge="Once a dim out of range has been wrapped with %, which dim does it pretend to be, and what does torch look at first?"),
     Mutant("sum_dims_loops", "out-of-range-raises-runtime-error", '''
 def sum_dims_loops(x, dims, keepdim):
     dims = [dims] if isinstance(dims, int) else list(dims)
@@ -165,6 +181,20 @@ import tensorlab
 def sum_dims_vectorised(x, dims, keepdim):
     return tensorlab.from_numpy(x).sum(dims, keepdim=keepdim).numpy()
 ''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
+    Mutant("sum_dims_vectorised", "kept-dims-in-reverse-order", VECTORISED_DIMS + '''
+def sum_dims_vectorised(x, dims, keepdim):
+    summed, kept = normalise(x, dims)
+    kept = kept[::-1]
+    sizes = np.array(x.shape, dtype=np.int64)
+    k = int(np.prod(sizes[summed]))
+    dtype = np.int64 if x.dtype.kind in "biu" else x.dtype
+    rows = np.transpose(x, np.concatenate([kept, summed])).reshape((*tuple(sizes[kept]), k)).astype(dtype)
+    out = np.asarray(rows @ np.ones(k, dtype=dtype))
+    if keepdim:
+        sizes[summed] = 1
+        return out.reshape(tuple(sizes))
+    return out
+''', nudge="After the transpose, in which order do the dims that are not summed come out, and in which order does x have them?"),
     Mutant("sum_dims_vectorised", "np-add-reduce", VECTORISED_DIMS + '''
 def sum_dims_vectorised(x, dims, keepdim):
     summed, kept = normalise(x, dims)

@@ -143,6 +143,39 @@ def cat(tensors, dim):
         start += array.shape[dim]
     return out
 ''', nudge="When the arrays have different sizes along dim, how long must the result be along that dim?"),
+    Mutant("cat", "checks-only-the-first-two-arrays", CAT_CHECKS.replace("for array in tensors:", "for array in tensors[:2]:") + '''
+    kept = [array for array in tensors if array.ndim == first.ndim]
+    shape = list(first.shape)
+    shape[dim] = sum(array.shape[dim] for array in kept)
+    out = np.empty(shape, dtype=first.dtype)
+    start = 0
+    for array in kept:
+        out[(slice(None),) * dim + (slice(start, start + array.shape[dim]),)] = array
+        start += array.shape[dim]
+    return out
+''', nudge="Which of the arrays did your checks look at, and could the third one be the odd one out?"),
+    Mutant("cat", "skips-empty-arrays-of-another-rank", '''
+def cat(tensors, dim):
+    first = tensors[0]
+    if any(array.ndim == 0 for array in tensors):
+        raise RuntimeError("zero-dimensional tensor cannot be concatenated")
+    ndim = first.ndim
+    if not -ndim <= dim < ndim:
+        raise IndexError("Dimension out of range")
+    dim = dim % ndim
+    tensors = [array for array in tensors if array.ndim == ndim or array.size]
+    for array in tensors:
+        if array.ndim != ndim or any(array.shape[d] != first.shape[d] for d in range(ndim) if d != dim):
+            raise RuntimeError("Sizes of tensors must match except in dimension")
+    shape = list(first.shape)
+    shape[dim] = sum(array.shape[dim] for array in tensors)
+    out = np.empty(shape, dtype=first.dtype)
+    start = 0
+    for array in tensors:
+        out[(slice(None),) * dim + (slice(start, start + array.shape[dim]),)] = array
+        start += array.shape[dim]
+    return out
+''', nudge="Does an array with no elements still have a number of dims, and what must that number be?"),
     Mutant("cat", "skips-empty-arrays-before-checking", '''
 def cat(tensors, dim):
     if any(array.ndim == 0 for array in tensors):

@@ -139,6 +139,15 @@ def mask_select(x, mask):
     order = np.argsort(np.logical_not(flat), kind="stable")
     return rows[order[:count]]
 '''),
+    Alternative("mask_select", "sort-the-masked-positions", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("The shape of the mask does not match the shape of the indexed tensor")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
+    ranked = np.sort(np.arange(1, flat.size + 1) * flat)  # 0 for a False, position + 1 for a True
+    return rows.take(ranked[flat.size - int(flat.sum()):] - 1, axis=0)
+'''),
     Alternative("mask_select", "scatter-rows-to-their-rank", '''
 import numpy as np
 

@@ -103,11 +103,78 @@ def index_shape(shape, index):
 ]
 
 MASK_SELECT = [
+    Mutant("index_shape", "none-does-not-separate", '''
+def index_shape(shape, index):
+    def uses(entry):  # how many dims of x an entry uses up
+        if entry is None:
+            return 0
+        if isinstance(entry, np.ndarray) and entry.dtype == bool:
+            return entry.ndim
+        return 1
+
+    used = sum(uses(entry) for entry in index)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    index = tuple(index) + (":",) * (len(shape) - used)
+    kept = []  # what the result has once the ints are gone: sizes, and "advanced" markers
+    blocks = []  # the shapes of the advanced entries, to broadcast together
+    dim = 0
+    for entry in index:
+        if entry is None:
+            kept.append(1)
+        elif isinstance(entry, np.ndarray) and entry.dtype == bool:
+            if entry.shape != tuple(shape[dim:dim + entry.ndim]):
+                raise IndexError(f"the shape of the mask {list(entry.shape)} does not match {list(shape)} at dim {dim}")
+            blocks.append((int(entry.sum()),))
+            kept.append("advanced")
+            dim += entry.ndim
+        elif isinstance(entry, np.ndarray):
+            if entry.size and (entry.min() < -shape[dim] or entry.max() >= shape[dim]):
+                raise IndexError(f"a position is out of bounds for dimension {dim} with size {shape[dim]}")
+            blocks.append(entry.shape)
+            kept.append("advanced")
+            dim += 1
+        elif entry == ":":
+            kept.append(shape[dim])
+            dim += 1
+        else:
+            if not -shape[dim] <= entry < shape[dim]:
+                raise IndexError(f"index {entry} is out of bounds for dimension {dim} with size {shape[dim]}")
+            dim += 1
+    if not blocks:
+        return tuple(kept)
+    ndim = max(len(block) for block in blocks)
+    block = [1] * ndim
+    for other in blocks:
+        other = (1,) * (ndim - len(other)) + tuple(other)
+        for d, size in enumerate(other):
+            if size != block[d] and 1 not in (size, block[d]):
+                raise IndexError("shape mismatch: indexing tensors could not be broadcast together")
+            if block[d] == 1:
+                block[d] = size
+    places = [position for position, entry in enumerate(kept) if entry == "advanced"]
+    rest = [entry for entry in kept if entry != "advanced"]
+    start = 0
+    while not isinstance(index[start], np.ndarray):
+        start += 1
+    if all(e is None or isinstance(e, (int, np.ndarray)) for e in index[start:]):  # only None between: adjacent
+        places = list(range(places[0], places[0] + len(places)))
+    at = places[0] if places[-1] - places[0] == len(places) - 1 else 0
+    return tuple(rest[:at]) + tuple(block) + tuple(rest[at:])
+''', nudge="Between two advanced entries, does a None count as something that separates them, the way a \":\" does?"),
     Mutant("mask_select", "calls-the-reference", '''
 import tensorlab
 def mask_select(x, mask):
     return tensorlab.tensor(x)[tensorlab.tensor(mask)].numpy()
 ''', nudge="Which parts of this exercise are yours to write, and which libraries are off limits here?"),
+    Mutant("mask_select", "masks-an-arange-instead-of-x", '''
+def mask_select(x, mask):
+    if mask.shape != x.shape[:mask.ndim]:
+        raise IndexError("The shape of the mask does not match the shape of the indexed tensor")
+    flat = mask.reshape(-1)
+    rows = x.reshape((flat.size, *x.shape[mask.ndim:]))
+    return rows.take(np.arange(flat.size)[flat], axis=0)
+''', nudge="Is indexing a fresh range of positions with the mask any less a boolean-mask index than indexing x with it?"),
     Mutant("mask_select", "calls-nonzero", '''
 def mask_select(x, mask):
     if mask.shape != x.shape[:mask.ndim]:

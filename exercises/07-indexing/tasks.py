@@ -347,6 +347,7 @@ INDEX_SHAPE = Task(
         Clause("separated by ':': the broadcast block goes first", ((2, 3, 4), (_ints(0, 1), ":", _ints(1, 2)))),
         Clause("separated by ':': the broadcast block goes first", ((5, 3, 4, 6), (":", _ints(0, 1), ":", _ints(1, 2)))),
         Clause("separated by None: the block goes first", ((2, 3, 4), (_ints(0, 1), None, _ints(1, 2)))),
+        Clause("separated by None: the block goes first", ((3, 4, 5), (":", _ints(0, 1), None, _ints(1, 2)))),
         Clause("an int is applied first and separates nothing", ((2, 3, 4), (_ints(0, 1), 0, _ints(1, 2)))),
         Clause("an int is applied first: x[0, :, [0, 1]] is (3, 2) in torch", ((2, 3, 4), (0, ":", _ints(0, 1)))),
         Clause("a single advanced entry stays in its place", ((2, 3, 4), (":", ":", _ints(0, 1, 2)))),

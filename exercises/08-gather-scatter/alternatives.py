@@ -130,4 +130,12 @@ def scatter_add_vectorised(x, dim, index, src):
     np.add.at(moved_out, (moved_index, *rest), np.moveaxis(block, dim, 0))
     return out
 '''),
+    Alternative("gather_vectorised", "moveaxis-dim-to-the-front", '''
+def gather_vectorised(x, dim, index):
+    """gather with advanced indexing, dim moved to the front and back."""
+    front, positions = np.moveaxis(x, dim, 0), np.moveaxis(index, dim, 0)
+    coordinates = list(np.indices(positions.shape, sparse=True))
+    coordinates[0] = positions
+    return np.moveaxis(front[tuple(coordinates)], 0, dim)
+'''),
 ]

@@ -257,4 +257,61 @@ def loss_mismatch(layers, loss):
         case _:
             return None
 '''),
+    Alternative('state_dict_shapes', 'recursion-with-a-prefix-argument', '''
+def state_dict_shapes(attributes, prefix=""):
+    params = [(prefix + name, tuple(value)) for name, kind, value in attributes if kind == "parameter"]
+    buffers = [(prefix + name, tuple(value)) for name, kind, value in attributes if kind == "buffer"]
+    rest = []
+    for name, kind, value in attributes:
+        if kind == "linear":
+            rest.append((prefix + name + ".weight", (value[1], value[0])))
+            if value[2]:
+                rest.append((prefix + name + ".bias", (value[1],)))
+        elif kind == "module":
+            rest.extend(state_dict_shapes(value, prefix + name + "."))
+        elif kind == "module_list":
+            for i, item in enumerate(value):
+                rest.extend(state_dict_shapes(item, prefix + name + "." + str(i) + "."))
+    return params + buffers + rest
+'''),
+    Alternative('forward_with_hooks', 'dict-fromkeys-and-where', '''
+def forward_with_hooks(x, state_dict, hooked):
+    layers = list(dict.fromkeys(key.rsplit(".", 1)[0] for key in state_dict))
+    activation = {}
+    h = x
+    for i, name in enumerate(layers):
+        h = np.matmul(h, np.transpose(state_dict[name + ".weight"])) + state_dict.get(name + ".bias", 0.0)
+        if name in hooked:
+            activation[name] = h
+        if i != len(layers) - 1:
+            h = np.where(h > 0, h, 0.0)
+    m = np.max(h, axis=1, keepdims=True)
+    return h - m - np.log(np.sum(np.exp(h - m), axis=1, keepdims=True)), activation
+'''),
+    Alternative('cross_entropy', 'one-hot-mixture-from-eye', '''
+def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    n, c = logits.shape
+    log_p = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True) if c else logits
+    counts = (target != ignore_index)
+    safe = np.where(counts, target, 0)
+    cw = np.ones(c) if weight is None else np.asarray(weight, dtype=float)
+    onehot = np.eye(c)[safe] if n else np.zeros((0, c))
+    q = (1 - label_smoothing) * onehot + label_smoothing / c
+    per = -(q * cw * log_p).sum(axis=1)
+    denom = (cw[safe] * counts).sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float((per * counts).sum() / denom)
+'''),
+    Alternative('binary_auroc', 'searchsorted-into-sorted-negatives', '''
+def binary_auroc(scores, labels):
+    positive = labels == 1
+    n_pos = int(np.count_nonzero(positive)); n_neg = len(scores) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return 0.5
+    neg = np.sort(scores[np.logical_not(positive)])
+    pos = scores[positive]
+    below = np.searchsorted(neg, pos, side="left")
+    upto = np.searchsorted(neg, pos, side="right")
+    return float((below.sum() + 0.5 * (upto - below).sum()) / (n_pos * n_neg))
+'''),
 ]

@@ -667,4 +667,80 @@ def binary_auroc(scores, labels):
 ''', nudge="When NumPy compares an object array with your object, how many times does it call your code, and is that anything other than a loop?"),
 ]
 
-MUTANTS = STATE_DICT_SHAPES + FORWARD_WITH_HOOKS + CROSS_ENTROPY + BINARY_AUROC + LOSS_MISMATCH
+# Found by a fresh attack (issue 26): a NumPy scalar where a Python float is promised, and a last layer that
+# is not an activation of the statement's list taken for one.
+TYPES_AND_ENDINGS = [
+    Mutant("cross_entropy", "numpy-scalar-for-a-float", '''def cross_entropy(logits, target, weight, ignore_index, label_smoothing):
+    """Mean cross entropy of the logits against class indices, as F.cross_entropy computes it."""
+    ### BEGIN SOLUTION
+    classes = logits.shape[1]
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    kept = target != ignore_index
+    log_p, target = log_p[kept], target[kept]
+    class_weight = np.ones(classes) if weight is None else weight
+    w = class_weight[target]
+    with np.errstate(divide="ignore", invalid="ignore"):  # nothing counted: 0 / 0 is nan
+        nll = -(w * log_p[np.arange(len(target)), target]).sum() / w.sum()
+        smooth = -(log_p * class_weight).sum() / classes / w.sum()
+    return (1 - label_smoothing) * nll + label_smoothing * smooth
+    ### END SOLUTION''',
+           nudge="What type does your function return: a Python float, or a NumPy scalar that only looks like one?"),
+    Mutant("binary_auroc", "numpy-scalar-for-a-float", '''def binary_auroc(scores, labels):
+    """P(a positive scores above a negative), ties counted one half."""
+    ### BEGIN SOLUTION
+    positive = labels == 1
+    pos, neg = scores[positive], scores[~positive]
+    if len(pos) == 0 or len(neg) == 0:
+        return 0.5
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return wins / (len(pos) * len(neg))
+    ### END SOLUTION''',
+           nudge="What type does your function return: a Python float, or a NumPy scalar that only looks like one?"),
+    Mutant("loss_mismatch", "gelu-taken-for-an-activation", '''def loss_mismatch(layers, loss):
+    """None if the model's last activation suits the loss, else the fix ('remove X', 'add Y', 'replace X with Y')."""
+    ### BEGIN SOLUTION
+    wants = {"CrossEntropyLoss": None, "NLLLoss": "LogSoftmax", "BCEWithLogitsLoss": None, "BCELoss": "Sigmoid"}
+    if loss not in wants:
+        return None
+    have = None
+    for layer in reversed(layers):
+        if layer not in ("Dropout", "Flatten", "Identity"):
+            if layer in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh", "GELU"):
+                have = layer
+            break
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+    if want is None:
+        return f"remove {have}"
+    if have is None:
+        return f"add {want}"
+    return f"replace {have} with {want}"
+    ### END SOLUTION''',
+           nudge="Is GELU one of the activations the statement lists, and what does a model that ends in it output?"),
+    Mutant("loss_mismatch", "layernorm-skipped-like-dropout", '''def loss_mismatch(layers, loss):
+    """None if the model's last activation suits the loss, else the fix ('remove X', 'add Y', 'replace X with Y')."""
+    ### BEGIN SOLUTION
+    wants = {"CrossEntropyLoss": None, "NLLLoss": "LogSoftmax", "BCEWithLogitsLoss": None, "BCELoss": "Sigmoid"}
+    if loss not in wants:
+        return None
+    have = None
+    for layer in reversed(layers):
+        if layer not in ("Dropout", "Flatten", "Identity", "LayerNorm"):
+            if layer in ("Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh"):
+                have = layer
+            break
+    want = wants[loss]
+    if have == want or (loss == "CrossEntropyLoss" and have == "LogSoftmax"):
+        return None
+    if want is None:
+        return f"remove {have}"
+    if have is None:
+        return f"add {want}"
+    return f"replace {have} with {want}"
+    ### END SOLUTION''',
+           nudge="Does LayerNorm only reshape or drop values, like Dropout, Flatten and Identity, or does it change the scores?"),
+]
+
+MUTANTS = STATE_DICT_SHAPES + FORWARD_WITH_HOOKS + CROSS_ENTROPY + BINARY_AUROC + LOSS_MISMATCH + TYPES_AND_ENDINGS

@@ -340,7 +340,7 @@ CROSS_ENTROPY = Task(
         Clause("one class: every log-probability is 0", (np.array([[3.0], [-2.0]]), np.array([0, 0]), None, -100, 0.0)),
         Clause("`logits` may be a non-contiguous view; do not change the inputs", (np.linspace(-3.0, 3.0, 24).reshape(3, 8)[:, ::2].T, RAMP_TARGET, CLASS_WEIGHT, -100, 0.1)),
     ],
-    random_case=random_cross_entropy_case, accept="close_float", vectorised=True, large_case=large_cross_entropy_case,
+    random_case=random_cross_entropy_case, tolerance=LOSS_TOLERANCE, vectorised=True, large_case=large_cross_entropy_case,
     allowed=CROSS_ENTROPY_ALLOWED,
     inputs=("`logits` of 0 to 6 rows (3000 in the large case) and 1 to 5 classes, a few units or in the "
             "hundreds (thousands in a clause), now and then a transposed (non-contiguous) view; int64 targets; "
@@ -402,7 +402,7 @@ BINARY_AUROC = Task(
         Clause("`scores` may be a non-contiguous view; do not change the inputs",
                (np.array([0.5, 9.0, 0.1, 9.0, 0.5, 9.0, 0.7, 9.0])[::2], np.array([1, 0, 0, 1]))),
     ],
-    random_case=random_auroc_case, accept="close_float", vectorised=True, large_case=large_auroc_case,
+    random_case=random_auroc_case, tolerance=LOSS_TOLERANCE, vectorised=True, large_case=large_auroc_case,
     allowed=AUROC_ALLOWED,
     inputs=("0 to 30 scores (4000 in the large case), any real numbers, often with ties, now and then a strided "
             "(non-contiguous) view; `labels` 0/1 as int64, float64 or bool, at times of a single class."),
@@ -447,7 +447,8 @@ def loss_mismatch_reference(layers: list[str], loss: str) -> str | None:
 
 LOSSES = ("CrossEntropyLoss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss")
 MIDDLE = ("Linear", "ReLU", "Tanh", "Dropout", "Conv2d", "Flatten", "LayerNorm", "GELU")
-ENDINGS = (None, None, "Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh")
+ENDINGS = (None, None, "Softmax", "LogSoftmax", "Sigmoid", "LogSigmoid", "ReLU", "Tanh", "GELU", "LayerNorm")  # the
+# last two are no activation of the statement's list: the model still outputs raw scores
 
 
 def random_mismatch_case(rng: np.random.Generator) -> tuple[list[str], str]:
@@ -494,11 +495,14 @@ LOSS_MISMATCH = Task(
                (["Linear", "Softmax", "Linear"], "CrossEntropyLoss")),
         Clause("Other losses (`MSELoss`, `L1Loss`, ...) take any output: `None`", (["Linear", "Sigmoid"], "MSELoss")),
         Clause("A model with no layers outputs raw scores", ([], "NLLLoss")),
+        Clause("if that layer is one of [...]; otherwise the model outputs raw scores", (["Linear", "GELU"], "CrossEntropyLoss")),
+        Clause("if that layer is one of [...]; otherwise the model outputs raw scores",
+               (["Linear", "Sigmoid", "LayerNorm", "Dropout"], "BCELoss")),
     ],
     random_case=random_mismatch_case, allowed=MISMATCH_ALLOWED,
     inputs=("Models of 0 to 9 layers: `Linear` blocks with `Conv2d`, `ReLU`, `Tanh`, `GELU`, `LayerNorm`, "
-            "`Dropout` or `Flatten` between them, a final activation or none, then now and then one or two of "
-            "`Dropout`, `Flatten`, `Identity`; `loss` is one of `CrossEntropyLoss`, `NLLLoss`, "
+            "`Dropout` or `Flatten` between them, a final activation, none, or a last `GELU` or `LayerNorm` (no "
+            "activation of the list), then now and then one or two of `Dropout`, `Flatten`, `Identity`; `loss` is one of `CrossEntropyLoss`, `NLLLoss`, "
             "`BCEWithLogitsLoss`, `BCELoss`, `MSELoss`, `L1Loss`."),
     hint="What does each loss expect to receive (raw scores, probabilities or log-probabilities), and which "
     "layer really is the model's last activation once the layers that only reshape or drop values are skipped?",

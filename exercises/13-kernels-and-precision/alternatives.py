@@ -188,4 +188,36 @@ def round_to_format(x, fmt):
     signed = np.where(negative, -magnitude, magnitude)
     return np.where(special, f32.astype(np.float64), signed)
 '''),
+    Alternative('round_to_format', 'frexp-binade-then-magic-number-addition', '''
+def round_to_format(x, fmt):
+    mantissa_bits, smallest_exponent, largest_exponent = {"bf16": (7, -126, 127), "fp16": (10, -14, 15)}[fmt]
+    x32 = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+    finite = np.isfinite(x32) & (x32 != 0)
+    safe = np.where(finite, np.abs(x32), 1.0)
+    _, e = np.frexp(safe)                        # safe = m * 2**e, m in [0.5, 1)
+    e = np.maximum(e - 1, smallest_exponent)     # the exponent of the binade, clamped at the subnormals
+    big = np.ldexp(1.5, e - mantissa_bits + 52)   # adding it rounds to a multiple of ulp
+    rounded = (safe + big) - big
+    largest = (2.0 - 2.0 ** -mantissa_bits) * 2.0 ** largest_exponent
+    rounded = np.where(rounded > largest, np.inf, rounded)
+    rounded = np.where(finite, rounded, np.abs(x32))
+    return np.copysign(rounded, x32)
+'''),
+    Alternative('matmul_tile_kernel', 'tiles-cast-to-float32-before-dot', '''@triton.jit
+def matmul_tile_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                       stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """One BLOCK_M x BLOCK_N tile of c = a @ b: fp16 tiles in, an fp32 accumulator, fp32 out."""
+    ### BEGIN SOLUTION
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        rk = k + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a.to(tl.float32), b.to(tl.float32))
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+    ### END SOLUTION'''),
 ]

@@ -225,4 +225,74 @@ def round_to_format(x, fmt):
     special = ~np.isfinite(x32)
     return np.where(special, x32, rounded.view(np.float32)).astype(np.float64)
 ''', nudge="Is a half-precision type spelled as a short dtype string any less of a conversion to float16?"),
+    # found by a fresh attack (issue 26): a second pass gives the same output; only the count of accesses tells
+    Mutant('bias_relu_kernel', 'unfused-store-then-reload-and-relu', '''@triton.jit
+def bias_relu_kernel(x_ptr, bias_ptr, out_ptr, n_rows, n_cols, stride_x_row, stride_out_row,
+                     BLOCK_ROWS: tl.constexpr, BLOCK_COLS: tl.constexpr):
+    """out[i, j] = max(x[i, j] + bias[j], 0) for one BLOCK_ROWS x BLOCK_COLS tile."""
+    ### BEGIN SOLUTION
+    rows = tl.program_id(0) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    cols = tl.program_id(1) * BLOCK_COLS + tl.arange(0, BLOCK_COLS)
+    inside = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)
+    bias = tl.load(bias_ptr + cols, mask=cols < n_cols)
+    tl.store(out_ptr + rows[:, None] * stride_out_row + cols[None, :], x + bias[None, :], mask=inside)
+    y = tl.load(out_ptr + rows[:, None] * stride_out_row + cols[None, :], mask=inside)
+    tl.store(out_ptr + rows[:, None] * stride_out_row + cols[None, :], tl.maximum(y, 0.0), mask=inside)
+    ### END SOLUTION''', nudge='How many times does your kernel write each element of out, and how many would a fused kernel need?'),
+    Mutant('bias_relu_kernel', 'x-loaded-twice', '''@triton.jit
+def bias_relu_kernel(x_ptr, bias_ptr, out_ptr, n_rows, n_cols, stride_x_row, stride_out_row,
+                     BLOCK_ROWS: tl.constexpr, BLOCK_COLS: tl.constexpr):
+    """out[i, j] = max(x[i, j] + bias[j], 0) for one BLOCK_ROWS x BLOCK_COLS tile."""
+    ### BEGIN SOLUTION
+    rows = tl.program_id(0) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    cols = tl.program_id(1) * BLOCK_COLS + tl.arange(0, BLOCK_COLS)
+    inside = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)
+    bias = tl.load(bias_ptr + cols, mask=cols < n_cols)
+    x2 = tl.load(x_ptr + rows[:, None] * stride_x_row + cols[None, :], mask=inside)
+    tl.store(out_ptr + rows[:, None] * stride_out_row + cols[None, :], tl.maximum(x2 + bias[None, :], 0.0), mask=inside)
+    ### END SOLUTION''', nudge='How many times does your kernel read each element of x, and where could the first read be reused?'),
+    Mutant('row_softmax_kernel', 'row-loaded-twice', '''@triton.jit
+def row_softmax_kernel(x_ptr, out_ptr, n_cols, stride_x_row, stride_out_row, BLOCK: tl.constexpr):
+    """Softmax of row program_id(0) of x, written to the same row of out."""
+    ### BEGIN SOLUTION
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    inside = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x_row + cols, mask=inside, other=-float("inf"))
+    y = tl.load(x_ptr + row * stride_x_row + cols, mask=inside, other=-float("inf"))
+    exponentials = tl.exp(y - tl.max(x, axis=0))
+    tl.store(out_ptr + row * stride_out_row + cols, exponentials / tl.sum(exponentials, axis=0), mask=inside)
+    ### END SOLUTION''', nudge='How many times does your kernel load each element of the row, and could the values it already holds serve both the maximum and the exponentials?'),
+    Mutant('row_softmax_kernel', 'unnormalised-result-stored-first', '''@triton.jit
+def row_softmax_kernel(x_ptr, out_ptr, n_cols, stride_x_row, stride_out_row, BLOCK: tl.constexpr):
+    """Softmax of row program_id(0) of x, written to the same row of out."""
+    ### BEGIN SOLUTION
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    inside = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x_row + cols, mask=inside, other=-float("inf"))
+    exponentials = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * stride_out_row + cols, exponentials, mask=inside)
+    tl.store(out_ptr + row * stride_out_row + cols, exponentials / tl.sum(exponentials, axis=0), mask=inside)
+    ### END SOLUTION''', nudge='How many times is each element of out stored, and does an intermediate value ever need to leave the program?'),
+    Mutant('matmul_tile_kernel', 'accumulator-stored-every-step', '''@triton.jit
+def matmul_tile_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                       stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """One BLOCK_M x BLOCK_N tile of c = a @ b: fp16 tiles in, an fp32 accumulator, fp32 out."""
+    ### BEGIN SOLUTION
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        rk = k + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+        tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+    ### END SOLUTION''', nudge='How many times is each element of c stored, and when is the accumulator complete?'),
 ]

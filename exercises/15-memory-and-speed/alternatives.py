@@ -194,4 +194,43 @@ import numpy as np
 def batched_linear(rows, weight, bias):
     return np.add(np.tensordot(rows, weight, axes=([1], [1])), bias)
 '''),
+    Alternative('peak_saved_bytes', 'counter-deltas-then-accumulate', '''
+from collections import Counter
+from itertools import accumulate
+def peak_saved_bytes(events):
+    live = Counter()
+    steps = [0]
+    for kind, storage, nbytes in events:
+        before = live[storage]
+        live[storage] += 1 if kind == "pack" else -1
+        steps.append(nbytes if before == 0 and kind == "pack" else -nbytes if live[storage] == 0 else 0)
+    return max(accumulate(steps))
+'''),
+    Alternative('checkpoint_plan', 'product-of-layer-marks', '''
+from itertools import product
+def checkpoint_plan(sizes, costs, budget):
+    n = len(sizes)
+    best = None
+    # each layer: 0 plain, 1 starts a segment, 2 continues the segment before it
+    for marks in product((0, 1, 2), repeat=n):
+        if any(m == 2 and (i == 0 or marks[i - 1] == 0) for i, m in enumerate(marks)):
+            continue
+        plan, i = [], 0
+        while i < n:
+            if marks[i] == 1:
+                j = i + 1
+                while j < n and marks[j] == 2:
+                    j += 1
+                plan.append((i, j))
+                i = j
+            else:
+                i += 1
+        inside = set(k for a, b in plan for k in range(a, b))
+        peak = sum(s for k, s in enumerate(sizes) if k not in inside) + sum(sizes[a] for a, _ in plan)
+        peak += max([sum(sizes[a + 1:b]) for a, b in plan] + [0])
+        cost = sum(sum(costs[a:b]) for a, b in plan)
+        if peak <= budget and (best is None or cost < best[0]):
+            best = (cost, plan)
+    return None if best is None else best[1]
+'''),
 ]

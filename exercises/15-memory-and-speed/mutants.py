@@ -352,4 +352,26 @@ def checkpoint_plan(sizes, costs, budget):
 ''', nudge="During backward, are the segments recomputed all at once, or one after another?"),
 ]
 
-MUTANTS = PEAK_SAVED_BYTES + CHECKPOINT_PLAN + ROW_STANDARDISE + BATCHED_LINEAR + MORE
+# Found by a fresh attack (issue 26): a trace that stops partway through backward.
+STOPPED_IN_BACKWARD = [
+    Mutant("peak_saved_bytes", "total-at-the-end-when-backward-stopped", '''def peak_saved_bytes(events):
+    """The most bytes saved tensors hold at once, each storage counted once."""
+    ### BEGIN SOLUTION
+    outstanding = {}
+    held = peak = 0
+    for kind, storage, nbytes in events:
+        if kind == "pack":
+            if outstanding.get(storage, 0) == 0:
+                held += nbytes
+            outstanding[storage] = outstanding.get(storage, 0) + 1
+        else:
+            outstanding[storage] -= 1
+            if outstanding[storage] == 0:
+                held -= nbytes
+        peak = max(peak, held)
+    return held if events and events[-1][0] == 'unpack' and held else peak
+    ### END SOLUTION''',
+           nudge="If backward stops halfway, is what is still held the most that was ever held?"),
+]
+
+MUTANTS = PEAK_SAVED_BYTES + CHECKPOINT_PLAN + ROW_STANDARDISE + BATCHED_LINEAR + MORE + STOPPED_IN_BACKWARD

@@ -170,6 +170,8 @@ PEAK_SAVED_BYTES = Task(
                ([("pack", 0, 8), ("unpack", 0, 8), ("pack", 1, 16), ("pack", 2, 24), ("unpack", 2, 24), ("unpack", 1, 16)],)),
         Clause("no events: 0", ([],)),
         Clause("the largest total held at any moment (a trace may stop before backward)", ([("pack", 0, 8), ("pack", 1, 16)],)),
+        Clause("the largest total held at any moment, not the total at the end (a trace may stop partway through backward)",
+               ([("pack", 0, 8), ("pack", 1, 16), ("unpack", 1, 16)],)),
     ],
     random_case=random_events_case, allowed=PEAK_ALLOWED,
     inputs="traces of 0 to 6 storages (ints from 0), each packed once or twice, with sizes that are multiples of 4 "

@@ -318,3 +318,40 @@ def attach_gradient_averaging(model, group):
     return tensorlab.distributed.run(lambda: None, 1)
 ''', nudge='Where may graded code get its processes and groups from, if not from the library?'),
 ]
+
+# Found by a fresh attack (issue 26): a frozen parameter, and a collective that writes in place without
+# bumping the version counter.
+MUTANTS += [
+    Mutant('attach_gradient_averaging', 'hooks-on-frozen-parameters-too', '''import torch.distributed as dist
+
+
+def attach_gradient_averaging(model, group):
+    """After each backward, every parameter's grad is the mean of the group's ranks' gradients."""
+    ### BEGIN SOLUTION
+    world = dist.get_world_size(group)
+
+    def average(grad):
+        total = grad.clone()
+        dist.all_reduce(total, group=group)
+        return total / world
+
+    for parameter in model.parameters():
+        parameter.register_hook(average)
+    ### END SOLUTION''', nudge='Can a parameter that does not require grad take a gradient hook, and does the statement ask you to average it?'),
+    Mutant('attach_gradient_averaging', 'hook-argument-all-reduced-in-place', '''import torch.distributed as dist
+
+
+def attach_gradient_averaging(model, group):
+    """After each backward, every parameter's grad is the mean of the group's ranks' gradients."""
+    ### BEGIN SOLUTION
+    world = dist.get_world_size(group)
+
+    def average(grad):
+        dist.all_reduce(grad, group=group)
+        return grad / world
+
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            parameter.register_hook(average)
+    ### END SOLUTION''', nudge='Whose tensor is the gradient your hook receives, and what does an all-reduce do to the tensor you pass it?'),
+]

@@ -221,10 +221,12 @@ def rank_gradients(weights: list[np.ndarray], inputs: np.ndarray, targets: np.nd
 
 
 def gradient_averaging_reference(world: int, weights: list[np.ndarray], inputs: list[np.ndarray],
-                                 targets: list[np.ndarray]) -> list[list[np.ndarray]]:
-    """What DDP leaves on every rank after backward: the mean over the ranks of their gradients."""
+                                 targets: list[np.ndarray], frozen: tuple[int, ...] = ()) -> list[list[np.ndarray | None]]:
+    """What DDP leaves on every rank after backward: the mean over the ranks of their gradients (None for a
+    frozen parameter, which has no gradient)."""
     per_rank = [rank_gradients(weights, inputs[rank], targets[rank]) for rank in range(world)]
-    average = [np.sum([grads[k] for grads in per_rank], axis=0) / world for k in range(len(weights))]
+    average: list[np.ndarray | None] = [None if k in frozen else np.sum([grads[k] for grads in per_rank], axis=0) / world
+                                        for k in range(len(weights))]
     return [average for _ in range(world)]
 
 
@@ -239,8 +241,19 @@ def ddp_case(rng: np.random.Generator, world: int | None = None) -> tuple:
     return world, weights, inputs, targets
 
 
-def _ddp_clause(seed: int, world: int) -> tuple:
-    return ddp_case(np.random.default_rng(seed), world)
+FROZEN_CHOICES = ((0, 1), (2, 3), (0,), (3,))  # the first layer, the head, a weight alone, a bias alone
+
+
+def random_ddp_case(rng: np.random.Generator) -> tuple:
+    """A ``ddp_case``, one time in four with some parameters frozen (their places in ``model.parameters()``):
+    "every parameter that requires grad" must meet one that does not."""
+    case = ddp_case(rng)
+    frozen = FROZEN_CHOICES[int(rng.integers(len(FROZEN_CHOICES)))] if rng.random() < 0.25 else ()
+    return (*case, frozen)
+
+
+def _ddp_clause(seed: int, world: int, frozen: tuple[int, ...] = ()) -> tuple:
+    return (*ddp_case(np.random.default_rng(seed), world), frozen)
 
 
 GRADIENT_AVERAGING = Task(
@@ -252,13 +265,18 @@ GRADIENT_AVERAGING = Task(
         Clause("every parameter, biases included, is averaged", _ddp_clause(4, 2)),
         Clause("the group may be a sub-group: its size, not the whole world's, divides", _ddp_clause(5, 3)),
         Clause("a group of one rank: the gradients are its own", _ddp_clause(6, 1)),
+        Clause("for every parameter that requires grad (a frozen one has no gradient: its grad stays None)",
+               _ddp_clause(7, 3, (0, 1))),
+        Clause("for every parameter that requires grad (a frozen one has no gradient: its grad stays None)",
+               _ddp_clause(8, 2, (3,))),
     ],
-    random_case=ddp_case,
+    random_case=random_ddp_case,
     hint="Which per-parameter hook runs while backward computes each gradient, and since the gradient it is given "
          "belongs to autograd, what should it reduce over the group, and divide by which size, before returning it?",
     allowed=DDP_ALLOWED,
     inputs="groups of 1 to 4 ranks (the whole world of 4 ranks or a sub-group of its first ranks), a float64 MLP "
-           "(Linear, Tanh, Linear) of 1 to 3 units per layer, and 1 to 3 samples per rank.",
+           "(Linear, Tanh, Linear) of 1 to 3 units per layer, now and then with some parameters frozen "
+           "(requires_grad False: a layer, a weight or a bias), and 1 to 3 samples per rank.",
     building_blocks=("numpy", "torch", *PURE_STANDARD_LIBRARY),
     forbidden=DDP_FORBIDDEN,
     ranks=DDP_RANKS,

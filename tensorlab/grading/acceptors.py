@@ -12,22 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from .compare import describe, difference, type_name
 
 __all__ = ["ACCEPTORS", "strides_problem"]
-
-
-def close_float(case: tuple, expected: Any, got: Any) -> str | None:
-    """A Python float or a NumPy floating scalar (or 0-d array) close to the expected number; nan where it is nan."""
-    if isinstance(got, np.ndarray) and got.ndim == 0 and got.dtype.kind == "f":
-        got = got[()]
-    if isinstance(got, bool) or not isinstance(got, (float, np.floating)):
-        return f"expected a float, got {type(got).__name__}: {got!r}"[:200]
-    if np.isclose(float(got), expected, rtol=1e-6, atol=1e-9, equal_nan=True):
-        return None
-    return f"expected {expected!r}, got {float(got)!r}"
 
 
 def topological_order(case: tuple, expected: list[str], got: Any) -> str | None:
@@ -90,7 +77,6 @@ def any_of(case: tuple, expected: list[Any], got: Any) -> str | None:
 
 
 ACCEPTORS: dict[str, Callable[[tuple, Any, Any], str | None]] = {
-    "close_float": close_float,
     "topological_order": topological_order,
     "view_strides": view_strides,
     "layout": layout,

@@ -68,6 +68,7 @@ class Rules:
     loops_over_dimensions: bool = False  # a vectorised part may loop over dimensions: only the count decides
     building_blocks: tuple[str, ...] = ("numpy", *PURE_STANDARD_LIBRARY)  # the modules it may import
     view_of: int | None = None  # the result must be a view of this argument
+    returns_itself: bool = False  # with view_of: the result must be that argument itself (an in-place op's self)
     keeps_inputs: bool = True  # the inputs must be unchanged after the call
     fresh_result: bool = False  # the result must be a new array: sharing memory with an input (or being it) fails
     accept: str | None = None  # the acceptor (acceptors.py) that judges a result, when one answer is not the only one

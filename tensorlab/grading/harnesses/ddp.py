@@ -4,7 +4,8 @@ attach its gradient averaging, run this rank's forward and backward, return the 
 Every rank builds the same small MLP (Linear, Tanh, Linear in float64) from the case's weights
 and takes its own shard of the batch. Whatever the learner's hooks do happens inside
 ``loss.backward()``, exactly when DDP's own hooks would run; a hook that changes the gradient it is
-given in place (the statement asks for a reduced copy) makes the case raise.
+given in place (the statement asks for a reduced copy) makes the case raise. A case may freeze some
+parameters (``requires_grad`` False, as when fine-tuning a head): their ``grad`` must stay None.
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ def gradient_averaging_case(function: Any, arguments: tuple, rank: int, groups: 
     """This rank's gradients after ``function(model, group)`` and one backward; None off the case's world."""
     import torch
 
-    world, weights, inputs, targets = arguments
+    world, weights, inputs, targets, *rest = arguments
     if rank >= world:
         return None
     model = mlp(weights)
+    for index in (rest[0] if rest else ()):  # the frozen parameters, by their place in model.parameters()
+        list(model.parameters())[index].requires_grad_(False)
     watch = ArgumentWatch(list(model.parameters()))
     function(model, groups[world])
     watch.close()
@@ -51,31 +54,37 @@ def gradient_averaging_case(function: Any, arguments: tuple, rank: int, groups: 
 class ArgumentWatch:
     """Did the learner's tensor hooks change the gradient they were given in place?
 
-    A hook registered before the learner's (it runs first) notes the gradient and its version counter; one
-    registered after them (it runs last, before the gradient is accumulated) checks that counter. An in-place
-    op bumps it; a post-accumulate-grad hook, which may change ``p.grad`` in place by design, runs later.
+    A hook registered before the learner's (it runs first) notes the gradient, its version counter and a copy
+    of its values; one registered after them (it runs last, before the gradient is accumulated) checks both.
+    An in-place op bumps the counter, but a collective (``dist.all_reduce(grad)``) writes through the process
+    group without bumping it: the copy tells. A post-accumulate-grad hook, which may change ``p.grad`` in place
+    by design, runs later. Frozen parameters take no hooks (they have no gradient).
     """
 
     def __init__(self, parameters: list) -> None:
         self.parameters = parameters
-        self.given: dict[int, tuple[Any, int]] = {}
+        self.given: dict[int, tuple[Any, int, Any]] = {}
         self.changed: list[int] = []
         for index, parameter in enumerate(parameters):
-            parameter.register_hook(self.first(index))
+            if parameter.requires_grad:
+                parameter.register_hook(self.first(index))
 
     def first(self, index: int) -> Any:
         def note(grad: Any) -> None:
-            self.given[index] = (grad, grad._version)
+            self.given[index] = (grad, grad._version, grad.detach().clone())
         return note
 
     def last(self, index: int) -> Any:
         def check(grad: Any) -> None:
-            given, version = self.given.get(index, (None, 0))
-            if given is not None and given._version != version:
+            import torch
+
+            given, version, values = self.given.get(index, (None, 0, None))
+            if given is not None and (given._version != version or not torch.equal(given, values)):
                 self.changed.append(index)
         return check
 
     def close(self) -> None:
         """Register the last hooks: after the learner's."""
         for index, parameter in enumerate(self.parameters):
-            parameter.register_hook(self.last(index))
+            if parameter.requires_grad:
+                parameter.register_hook(self.last(index))

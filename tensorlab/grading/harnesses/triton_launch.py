@@ -23,6 +23,11 @@ triton and NumPy, never tensorlab or the grader.
 And a masked load without ``other=`` reads NaN in its masked-off lanes (floating point tensors): on a GPU
 those lanes hold whatever the registers held (the interpreter gives 0, which would let a matmul tile that
 forgets ``other=0.0`` pass); a kernel that never uses them, or replaces them (``tl.where``), is unaffected.
+
+And a statement that limits the traffic is counted, not trusted: an input placed with ``once=True`` may have
+each element loaded once in the whole launch ("one read of x", "the row is loaded once"), and every output
+element may be stored once ("store the accumulator once, at the end"): the output is right after a second
+pass too, so only the count tells a fused kernel from an unfused one.
 """
 
 from __future__ import annotations
@@ -130,6 +135,10 @@ class Placed:
     shape: tuple[int, ...]
     strides: tuple[int, ...]  # in elements
     before: np.ndarray  # a copy of ``buffer`` as it was before the launch
+    once: bool = False  # each element may be loaded (an input) or stored (the output) once per launch
+
+    def __post_init__(self) -> None:
+        self.counts = np.zeros(self.buffer.size, dtype=np.int64)  # accesses per buffer element, during a launch
 
     @property
     def pointer(self) -> HostPointer:
@@ -169,10 +178,12 @@ class Placed:
                 f"({self.name} is {shape} with strides ({strides}))")
 
 
-def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad: int = 3, trail: int = 7) -> Placed:
+def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad: int = 3, trail: int = 7,
+          once: bool = False) -> Placed:
     """``array`` inside a canary buffer: ``lead`` canaries first, rows (or columns, for a transposed
     array) ``pad`` elements longer than needed, ``trail`` canaries at the end. An output starts as NaN,
-    so an element the kernel never writes is wrong, not accidentally right."""
+    so an element the kernel never writes is wrong, not accidentally right. An output is always stored
+    ``once``; an input is loaded once when the statement says so."""
     strides: tuple[int, ...]
     if array.ndim == 1:
         strides, span = (1,), array.shape[0]
@@ -184,7 +195,7 @@ def place(array: np.ndarray, name: str, output: bool = False, lead: int = 5, pad
         else:
             strides, span = (cols + pad, 1), rows * (cols + pad)
     buffer = np.full(lead + span + trail, CANARY, dtype=array.dtype)
-    placed = Placed(name, buffer, lead, tuple(array.shape), strides, buffer)
+    placed = Placed(name, buffer, lead, tuple(array.shape), strides, buffer, once or output)
     buffer[placed.offsets()] = np.nan if output else array
     placed.before = buffer.copy()
     return placed
@@ -218,11 +229,23 @@ def watched_accesses(readable: list[Placed], writable: list[Placed], found: list
                      f"{'the output' if kind == 'stored' else 'its tensors'}, e.g. {nearest.where(first)}")
         return interpreter.TensorHandle(lanes & ~outside, mask.dtype)
 
+    def count(kind: str, pointers: Any, mask: Any) -> None:
+        """Add the lanes that reach memory to the tally of the tensor they hit."""
+        touched = pointers.data[np.broadcast_to(np.asarray(mask.data, dtype=bool), pointers.data.shape)]
+        for placed in (readable if kind == "loaded" else writable):
+            start = int(placed.buffer.ctypes.data)
+            mine = touched[(touched >= start) & (touched < start + placed.buffer.nbytes)]
+            np.add.at(placed.counts, ((mine - start) // placed.buffer.itemsize).astype(np.int64), 1)
+
     def load(pointers: Any, mask: Any, other: Any, cache_policy: Any, is_volatile: Any) -> Any:
-        return original_load(pointers, allowed("loaded", pointers, mask, may_read), other, cache_policy, is_volatile)
+        mask = allowed("loaded", pointers, mask, may_read)
+        count("loaded", pointers, mask)
+        return original_load(pointers, mask, other, cache_policy, is_volatile)
 
     def store(pointers: Any, value: Any, mask: Any, cache_policy: Any) -> Any:
-        return original_store(pointers, value, allowed("stored", pointers, mask, may_write), cache_policy)
+        mask = allowed("stored", pointers, mask, may_write)
+        count("stored", pointers, mask)
+        return original_store(pointers, value, mask, cache_policy)
 
     def semantic_load(pointer: Any, mask: Any, other: Any, cache_policy: Any, is_volatile: Any) -> Any:
         """``tl.load(..., mask=m)`` without ``other``: the masked-off lanes are undefined, so they read NaN."""
@@ -255,6 +278,26 @@ def canary_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
     return problems
 
 
+def repeated_problems(inputs: list[Placed], outputs: list[Placed]) -> list[str]:
+    """Elements loaded (an input placed ``once``) or stored (an output) more than once in the launch."""
+    problems = []
+    for placed, done, promise in [*((placed, "loaded", "one read") for placed in inputs),
+                                  *((placed, "stored", "one write") for placed in outputs)]:
+        if not placed.once:
+            continue
+        again = placed.counts > 1
+        if again.any():
+            at = int(np.flatnonzero(again)[0])
+            problems.append(f"{int(again.sum())} element(s) of {placed.name} were {done} more than once (the "
+                            f"statement asks for {promise} of each), e.g. {int(placed.counts[at])} times: "
+                            f"{placed.where(int(placed.buffer.ctypes.data) + at * placed.buffer.itemsize)}")
+    return problems
+
+
+class RepeatedAccessError(RuntimeError):
+    """A kernel loaded or stored an element more often than its statement allows (a second pass)."""
+
+
 def launch_guarded(kernel: Any, grid: tuple[int, ...], arguments: list[Any], constants: dict[str, int],
                    inputs: list[Placed], outputs: list[Placed]) -> None:
     """``kernel[grid](*arguments, **constants)`` with every access watched and the canaries checked after."""
@@ -271,6 +314,9 @@ def launch_guarded(kernel: Any, grid: tuple[int, ...], arguments: list[Any], con
     problems = found[:1] + canary_problems(inputs, outputs)
     if problems:
         raise OutOfBoundsError("out-of-bounds access (masks?): " + "; ".join(problems))
+    repeated = repeated_problems(inputs, outputs)
+    if repeated:
+        raise RepeatedAccessError("; ".join(repeated))
 
 
 def cdiv(a: int, b: int) -> int:
@@ -288,7 +334,7 @@ def launch_bias_relu(kernel: Any, arguments: tuple) -> np.ndarray:
     """``out = relu(x + bias)``: grid (row blocks, column blocks), x's and out's row strides differ."""
     x, bias, block_rows, block_cols = arguments
     rows, cols = x.shape
-    placed_x, placed_bias = place(x, "x", pad=3), place(bias, "bias")
+    placed_x, placed_bias = place(x, "x", pad=3, once=True), place(bias, "bias")  # "one read of x, one write of out"
     out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
     launch_guarded(kernel, (cdiv(rows, block_rows), cdiv(cols, block_cols)),
                    [placed_x.pointer, placed_bias.pointer, out.pointer, rows, cols, placed_x.strides[0], out.strides[0]],
@@ -300,7 +346,7 @@ def launch_row_softmax(kernel: Any, arguments: tuple) -> np.ndarray:
     """Softmax of each row: one program per row (grid (rows,)), BLOCK a power of two ≥ the row."""
     x, block = arguments
     rows, cols = x.shape
-    placed_x = place(x, "x", pad=3)
+    placed_x = place(x, "x", pad=3, once=True)  # "the row is loaded once"
     out = place(np.zeros(x.shape, dtype=np.float32), "out", output=True, pad=5)
     launch_guarded(kernel, (rows,), [placed_x.pointer, out.pointer, cols, placed_x.strides[0], out.strides[0]],
                    {"BLOCK": block}, [placed_x], [out])
