@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from tensorlab.grading.extract import read_program
 from tensorlab.grading.public_cases import CASES_FILE, PublicCasesError, read_cases_file
+from tensorlab.grading.student_library import describe, unit_number, uses_library
 from tensorlab.grading.verify import verify_notebook
 
 from .exercise import ExerciseError
@@ -44,6 +46,8 @@ def check_notebook(path: Path, timeout: float | None = None, cases_path: Path | 
         raise ExerciseError(str(error)) from None
     if timeout is not None:
         grading = replace(grading, timeout=timeout)
+    if uses_library(read_program(path)):  # its ``import mytorch``: the student's own pieces, as check() gives them
+        grading = replace(grading, library=describe(path.parent, unit_number(path.resolve().parent.name)))
     result = verify_notebook(path, grading, cases)
     for cell in result.broken_cells:
         print(f"! skipped {cell}")

@@ -120,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "and its two commands, without any solution")
     publish.add_argument("--to", type=Path, help="output folder (default: DIR/student-distribution)")
     publish.add_argument("--zip", action="store_true", help="also write the folder as a .zip beside it")
+    solutions = step("publish-solutions", "after its deadline, add an assignment's solution to what students get "
+                     "(mytorch uses it where a student's own piece is missing)")
+    solutions.add_argument("assignment")
+    solutions.add_argument("--force", action="store_true", help="publish even before the deadline (or without one)")
+    solutions.add_argument("--to", type=Path, help="the distribution to add it to (default: DIR/student-distribution)")
     step("feedback", "write an HTML feedback page per student")
     export = step("export", "write the grades as CSV (nbgrader's columns)")
     export.add_argument("--to", type=Path, help="output file (default: DIR/grades.csv)")
@@ -149,7 +154,7 @@ def run_course_step(args: argparse.Namespace) -> int:
 
         shard = parse_shard(args.shard)
     named = {"release": "assignments", "autograde": "assignments", "zip-collect": "assignment", "deadline": "assignment",
-             "extend": "assignment"}.get(args.step)
+             "extend": "assignment", "publish-solutions": "assignment"}.get(args.step)
     chosen = getattr(args, named) if named else []
     course.require([chosen] if isinstance(chosen, str) else chosen)
     if args.step == "zip-collect" and not args.archive.is_file():
@@ -162,6 +167,13 @@ def run_course_step(args: argparse.Namespace) -> int:
 
         written = publish(course, args.to or args.directory / "student-distribution", args.zip)
         print(f"student distribution in {written} (no solutions, no tasks: check it with `ls -R`)")
+    elif args.step == "publish-solutions":
+        from .solutions import publish_solutions
+
+        added = publish_solutions(course, args.assignment, args.force, args.to)
+        where = f"added to {added}" if added else "every `tensorlab course publish` from now on carries it"
+        print(f"{args.assignment}: solution published ({where}); students' mytorch uses it where their own piece "
+              "is missing")
     elif args.step in ("zip-collect", "roster", "deadline", "extend"):
         from .semester import run_semester_step
 

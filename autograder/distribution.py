@@ -5,7 +5,9 @@
     OUT/jupyter-config/     the student's JupyterLab settings: none of nbgrader (STUDENT_JUPYTER_CONFIG)
     OUT/requirements.txt    tensorlab from the wheel below; OUT/constraints.txt pins torch (and the rest)
     OUT/wheels/             tensorlab's wheel, built from a clean copy of the project's tracked files
-    OUT/course/             the student tree: walkthroughs, released exercises, their public cases
+    OUT/course/             the student tree: walkthroughs, released exercises, their public cases, the
+                            student's mytorch/, and the solutions published after their deadline
+                            (``tensorlab course publish-solutions``, solutions.py)
 
 nbgrader comes with tensorlab, and its instructor menus (formgrader, course list, create assignment)
 would show in the student's JupyterLab and fail there; a student off a hub needs none of nbgrader. The
@@ -26,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from .course import Course
+from .solutions import published_solutions
 from .student_tree import REPO_ROOT, build_student_tree
 
 __all__ = ["STUDENT_JUPYTER_CONFIG", "answer_keys_in", "build_wheel", "publish"]
@@ -138,7 +141,8 @@ def publish(course: Course, out: Path, make_zip: bool = False, repo: Path = REPO
         raise FileExistsError(f"{out}: not inside the course's exercises/")
     with tempfile.TemporaryDirectory(prefix="tensorlab-publish-") as scratch:
         staged = Path(scratch, out.name)
-        build_student_tree(staged / "course", repo=repo, exercises=course.root / "exercises")
+        build_student_tree(staged / "course", repo=repo, exercises=course.root / "exercises",
+                           published=published_solutions(course.root))
         wheel = build_wheel(repo, staged / "wheels")
         (staged / "requirements.txt").write_text(f"./wheels/{wheel.name}\n")
         (staged / "constraints.txt").write_text(pinned_constraints(repo))

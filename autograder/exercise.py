@@ -18,7 +18,6 @@ one line.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.util
 import json
@@ -30,8 +29,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tensorlab.grading.extract import is_locked_test_cell
+from tensorlab.grading.extract import checked_names, is_locked_test_cell
+from tensorlab.grading.library_module import NAME as LIBRARY_NAME
 from tensorlab.grading.public_cases import encode_document
+from tensorlab.grading.student_library import library_spec, unit_number
 from tensorlab.grading.tasks import Alternative, Case, Exercise, Mutant, Task
 from tensorlab.grading.verify import Graded, Grading
 
@@ -72,17 +73,6 @@ def module_name(folder: Path, stem: str) -> str:
     """A module name per folder and file, so two folders' tasks.py never replace each other."""
     tag = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:8]
     return f"tensorlab_exercise_{tag}_{stem}"
-
-
-def checked_names(source: str) -> list[str]:
-    """The names of ``check("name", ...)`` calls in a cell."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    return [node.args[0].value for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check" and node.args
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
 
 
 @dataclass(frozen=True)
@@ -219,7 +209,17 @@ class ExerciseFolder:
         graded = tuple(Graded(replace(task.rules(), misconceptions=self.misconceptions.get(task.name, ())),
                               self.grade_cells[task.name][1], self.grade_cells[task.name][0])
                        for task in self.exercise.tasks)
-        return Grading(self.exercise.notebook, graded, self.exercise.timeout, self.exercise.memory_mb)
+        return Grading(self.exercise.notebook, graded, self.exercise.timeout, self.exercise.memory_mb, self.library)
+
+    @cached_property
+    def library(self) -> dict | None:
+        """What ``import mytorch`` gives this exercise's graded code in the grader (and validate): the course's
+        own solutions of the earlier units 01-12, cut from the exercise notebooks beside this one, so a
+        student's broken earlier piece never costs a later grade. Only for an exercise whose tasks allow
+        mytorch as a building block; instructor side only (student_library.py reads the notebooks)."""
+        if not any(LIBRARY_NAME in task.building_blocks for task in self.exercise.tasks):
+            return None
+        return library_spec(self.path.parent, unit_number(self.name))
 
     def cases(self, seed: int | None) -> dict[str, list[Case]]:
         """Every graded function's cases under the course's secret ``seed``; ``None``: the public ones."""

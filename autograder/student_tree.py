@@ -5,6 +5,10 @@
                                                replaced by a stub, hidden tests and outputs cleared,
                                                test cells locked
     DIR/exercises/NN-topic/tensorlab-cases.json  its public cases, as data, for check()
+    DIR/exercises/NN-topic/solution/<notebook>.ipynb  its solution, only once the instructor published it
+                                               (``tensorlab course publish-solutions``, after the deadline)
+    DIR/mytorch/__init__.py                    the student's library: their own answers to units 01-12
+                                               (``tensorlab.grading.student_library``)
     DIR/.student-tree.json                     what was generated, with the hash of each file
 
 The instructor's ``exercises/`` (solutions, tasks, mutants) is never copied: the released notebook is
@@ -27,12 +31,15 @@ from pathlib import Path
 
 from tensorlab.grading.public_cases import CASES_FILE
 
-__all__ = ["REPO_ROOT", "TreeReport", "build_student_tree", "released_notebook"]
+__all__ = ["MYTORCH_PACKAGE", "REPO_ROOT", "TreeReport", "build_student_tree", "released_notebook", "solution_notebook"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ".student-tree.json"
 # nbgrader's stub for a cleared solution; `tensorlab course` configures the same one.
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+# the tree's mytorch/__init__.py: part of the tools (like released_notebook), not of a course's content
+MYTORCH_PACKAGE = Path(__file__).resolve().parent / "student-mytorch" / "__init__.py"
+SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
 @dataclass
@@ -85,24 +92,51 @@ def released_notebook(source: Path) -> str:
     return nbformat.writes(notebook) + "\n"
 
 
-def planned_files(repo: Path, exercises: Path | None = None) -> dict[str, Path]:
+def solution_notebook(source: Path) -> str:
+    """A unit's published solution: the source notebook with its answers kept, the solution markers' lines,
+    hidden tests, mark schemes and outputs taken out (the locked test cells stay: they name the graded
+    functions mytorch reads)."""
+    import nbformat
+    from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, ClearOutput
+
+    notebook = nbformat.read(str(source), as_version=nbformat.NO_CONVERT)
+    resources: dict = {}
+    for step in (ClearHiddenTests(), ClearMarkScheme(), ClearOutput()):
+        notebook, resources = step.preprocess(notebook, resources)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.source = "\n".join(line for line in cell.source.splitlines() if line.strip() not in SOLUTION_LINES)
+    return nbformat.writes(notebook) + "\n"
+
+
+def planned_files(repo: Path, exercises: Path | None = None, published: tuple[str, ...] = ()) -> dict[str, Path]:
     """Tree path -> source: every walkthrough, every exercise's notebook (to be released) and its public
-    cases (made from its tasks.py)."""
+    cases (made from its tasks.py), the solution of each ``published`` assignment, and mytorch."""
+    from tensorlab.grading.student_library import SOLUTION_FOLDER
+
     from .exercise import exercise_folders
 
     plan = {path.name: path for path in sorted((repo / "notebooks").glob("*.ipynb"))}
     for folder in exercise_folders(exercises or repo / "exercises"):
         plan[f"exercises/{folder.name}/{folder.notebook_path.name}"] = folder.notebook_path
         plan[f"exercises/{folder.name}/{CASES_FILE}"] = folder.path / "tasks.py"
+        if folder.name in published:
+            plan[f"exercises/{folder.name}/{SOLUTION_FOLDER}/{folder.notebook_path.name}"] = folder.notebook_path
+    plan["mytorch/__init__.py"] = MYTORCH_PACKAGE
     return plan
 
 
-def contents_for(source: Path) -> str:
-    """What the tree holds for ``source``: a walkthrough as it is, an exercise released, its cases as data."""
+def contents_for(relative: str, source: Path) -> str:
+    """What the tree holds at ``relative`` for ``source``: a walkthrough as it is, an exercise released (or,
+    published, its solution), its cases as data."""
+    from tensorlab.grading.student_library import SOLUTION_FOLDER
+
     from .exercise import ExerciseFolder
 
     if source.name == "tasks.py":
         return ExerciseFolder(source.parent).public_text()
+    if Path(relative).parent.name == SOLUTION_FOLDER:
+        return solution_notebook(source)
     if (source.parent / "tasks.py").exists():
         return released_notebook(source)
     return source.read_text(encoding="utf-8")
@@ -113,15 +147,16 @@ def digest(data: bytes) -> str:
 
 
 def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_ROOT,
-                       exercises: Path | None = None) -> TreeReport:
+                       exercises: Path | None = None, published: tuple[str, ...] = ()) -> TreeReport:
     """Create or complete the student tree in ``target`` from ``repo``'s notebooks/ and the exercise
-    folders in ``exercises`` (default: ``repo``'s exercises/)."""
+    folders in ``exercises`` (default: ``repo``'s exercises/), with the solutions of the ``published``
+    assignments."""
     if not (repo / "notebooks").is_dir():
         raise FileNotFoundError(f"no notebooks/ in {repo}: the student tree is built from a clone of the course repository")
     manifest_path = target / MANIFEST
     generated: dict[str, str] = json.loads(manifest_path.read_text())["files"] if manifest_path.exists() else {}
     report = TreeReport()
-    for relative, source in planned_files(repo, exercises).items():
+    for relative, source in planned_files(repo, exercises, published).items():
         path = target / relative
         if path.exists() and not refresh:
             report.present.append(relative)
@@ -129,7 +164,7 @@ def build_student_tree(target: Path, refresh: bool = False, repo: Path = REPO_RO
         if path.exists() and generated.get(relative) != digest(path.read_bytes()):
             report.kept.append(relative)  # edited by the student, or not made by this tree
             continue
-        data = contents_for(source).encode("utf-8")  # only now: releasing imports nbgrader
+        data = contents_for(relative, source).encode("utf-8")  # only now: releasing imports nbgrader
         if path.exists() and path.read_bytes() == data:
             report.present.append(relative)
             continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -46,7 +46,8 @@ class Finding:
 @cache
 def public(folder: ExerciseFolder) -> tuple[Grading, dict[str, list[Case]]]:
     """The public cases exactly as a student's check() reads them: through the released JSON."""
-    return decode_document(json.loads(folder.public_text()))
+    grading, cases = decode_document(json.loads(folder.public_text()))
+    return replace(grading, library=folder.grading.library), cases  # its mytorch: the course's, as in grading
 
 
 def code_cells(folder: ExerciseFolder, function: str | None = None, answer: str | None = None) -> dict[int, str]:
@@ -93,7 +94,8 @@ def grader_scores(folder: ExerciseFolder, function: str, cells: dict[int, str],
         return [0.0] * len(seeds)
     blocks = cases_per_seed(folder, function, seeds)
     everything = [case for block in blocks for case in block]
-    lines, ending = run_in_sandbox(program, [(chosen, everything)], grading.timeout, grading.memory_mb)[function]
+    lines, ending = run_in_sandbox(program, [(chosen, everything)], grading.timeout, grading.memory_mb,
+                                   library=grading.library)[function]
     scores, start = [], 0
     for block in blocks:
         mine = lines[start:start + len(block)]

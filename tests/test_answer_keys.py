@@ -52,6 +52,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_has_the_engine_and_no_exercise_files(wheel: Path) -> None:
     names = set(texts_of(wheel))
     assert "tensorlab/grading/check.py" in names and "tensorlab/grading/sandbox.py" in names
+    # mytorch's engine (the student's own answers, and the sandbox's stand-in) without any solution in it:
+    assert {"tensorlab/grading/student_library.py", "tensorlab/grading/library_module.py"} <= names
     assert not [name for name in names if name.startswith(("exercises/", "tests/")) or "/units/" in name]
     exercise_files = [name for name in names if Path(name).name in ("tasks.py", "mutants.py", "alternatives.py")]
     assert exercise_files == ["tensorlab/grading/tasks.py"]  # the engine's: the types Task, Clause, Mutant...
@@ -100,6 +102,12 @@ def test_distribution_is_the_tree_the_wheel_and_two_commands(distribution: Path)
         released = distribution / "course" / "exercises" / folder.name
         assert sorted(path.name for path in released.iterdir()) == sorted([folder.notebook_path.name, "tensorlab-cases.json"])
     assert (distribution / "course" / "00-welcome.ipynb").exists()
+    assert (distribution / "course" / "mytorch" / "__init__.py").is_file()  # the student's library: their answers
+
+
+def test_distribution_holds_no_solution_until_one_is_published(distribution: Path) -> None:
+    """``tensorlab course publish-solutions`` adds a unit's solution after its deadline; none was published."""
+    assert not [path for path in distribution.rglob("solution") if path.is_dir()]
 
 
 def test_distribution_holds_no_answer_key(distribution: Path) -> None:

@@ -64,7 +64,7 @@ def test_tree_holds_every_walkthrough_and_every_released_exercise_and_nothing_el
     expected = {path.name for path in WALKTHROUGHS}
     expected |= {str(released_path(tree, source).relative_to(tree)) for source in EXERCISE_SOURCES}
     expected |= {f"exercises/{source.parent.name}/{CASES_FILE}" for source in EXERCISE_SOURCES}
-    assert files == expected | {MANIFEST}
+    assert files == expected | {MANIFEST, "mytorch/__init__.py"}  # mytorch: the student's own library
 
 
 def test_each_exercise_carries_the_public_cases_check_reads(tree: Path) -> None:
@@ -173,7 +173,7 @@ def test_refresh_updates_untouched_notebooks_and_keeps_edited_ones(tmp_path: Pat
 
 def test_command_builds_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["student-tree", str(tmp_path / "student")]) == 0
-    assert f"{len(WALKTHROUGHS) + 2 * len(EXERCISE_SOURCES)} new" in capsys.readouterr().out
+    assert f"{len(WALKTHROUGHS) + 2 * len(EXERCISE_SOURCES) + 1} new" in capsys.readouterr().out  # + mytorch/
     assert main(["student-tree", str(tmp_path / "student"), "--refresh"]) == 0
     assert "0 new, 0 refreshed" in capsys.readouterr().out
 

@@ -25,6 +25,7 @@ raises ``CheckFailed`` instead.
 
 from __future__ import annotations
 
+import ast
 import copy
 import inspect
 import os
@@ -36,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from .drawing import drawable, failure_svg
-from .extract import program_of
+from .extract import Program, program_of
 from .public_cases import CASES_FILE, PublicCasesError, read_cases_file
+from .student_library import describe, unit_number, uses_library
 from .tasks import Case
 from .verify import FunctionResult, Grading, verify_program
 
@@ -165,14 +167,29 @@ def check_cells(name: str, cells: dict[int, str], public: tuple[Grading, dict[st
     """Grade the function ``name`` that these code cells define, on the public cases; print and return the pass
     line, or raise CheckFailed (the grader and ``tensorlab check`` count failures; ``check()`` prints them)."""
     grading, cases = public or public_cases()
-    one = Grading(grading.notebook, (grading.find(name),), grading.timeout, grading.memory_mb)
-    (result,) = verify_program(program_of(cells), one, {name: cases[name]}).functions
+    program = program_of(cells)
+    library = grading.library
+    if library is None and uses_library(program):  # the student's own pieces, from the saved notebooks
+        library = describe(cases_file().parent, unit_number(cases_file().resolve().parent.name))
+        refuse_unwritten(name, program, library)
+    one = Grading(grading.notebook, (grading.find(name),), grading.timeout, grading.memory_mb, library)
+    (result,) = verify_program(program, one, {name: cases[name]}).functions
     if result.outcome != "passed":
         raise CheckFailed(f"✗ {name}: {result.message}{tiers(result)}", result)
     SEEN_FAILURES.pop(name, None)
     passed = f"✓ {name}: all {result.cases} checks passed (the rules, and {result.cases} public cases run as the grader runs them)"
     print(passed)
     return passed
+
+
+def refuse_unwritten(name: str, program: Program, library: dict) -> None:
+    """CheckFailed, before anything runs, when the code imports a piece of mytorch the student has not written
+    (or may not import here): the learner reads where to write it, not that their own function is missing."""
+    imported = {alias.name for statement in program.statements if isinstance(statement, ast.ImportFrom)
+                and statement.module == "mytorch" for alias in statement.names}
+    problems = [library["unwritten"].get(piece) or library["withheld"].get(piece) for piece in sorted(imported)]
+    if any(problems):
+        raise CheckFailed(f"✗ {name}: " + "; ".join(problem for problem in problems if problem))
 
 
 def tiers(result: FunctionResult) -> str:

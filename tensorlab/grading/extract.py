@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["Program", "program_of", "read_program"]
+__all__ = ["Program", "checked_names", "notebook_program", "program_of", "read_program"]
 
 KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
 
@@ -65,9 +65,24 @@ def python_source(cell_source: str) -> str:
 
 def read_program(path: Path) -> Program:
     """The definitions of a saved notebook's code cells, the locked test cells left out."""
-    notebook = nbformat.read(str(path), as_version=4)
+    return notebook_program(nbformat.read(str(path), as_version=4))
+
+
+def notebook_program(notebook: nbformat.NotebookNode) -> Program:
+    """The definitions of a notebook's code cells, the locked test cells left out."""
     return program_of({number: cell.source for number, cell in enumerate(notebook.cells, start=1)
                        if cell.cell_type == "code" and not is_locked_test_cell(cell)})
+
+
+def checked_names(source: str) -> list[str]:
+    """The names of ``check("name", ...)`` calls in a cell: a locked test cell names the function it grades."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check" and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
 
 
 def program_of(cells: dict[int, str]) -> Program:

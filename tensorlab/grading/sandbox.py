@@ -35,7 +35,6 @@ for each case line of a grandchild, then ``{"function": name, "ending": how}`` w
 from __future__ import annotations
 
 import builtins
-import contextlib
 import copy
 import importlib.util
 import json
@@ -137,6 +136,7 @@ class ForbiddenFunctions:
         self.allowed: frozenset[str] | None = None  # an allow-list's names (allow_only), None: no allow-list
         self.learner: dict | None = None  # the learner's namespace: only its imports get the stand-in
         self.proxies: dict[int, Any] = {}
+        self.result_view: Any = None  # no_mask_indexing: what the stand-in's functions return is guarded too
         self.original_import = builtins.__import__
         builtins.__import__ = self.importing  # type: ignore[assignment]
         self.apply()
@@ -170,8 +170,21 @@ class ForbiddenFunctions:
         self.proxies[id(module)] = stand_in
         for name in allowed & set(dir(module)):
             value = getattr(module, name)
-            setattr(stand_in, name, self.allow_listed(value) if isinstance(value, types.ModuleType) else value)
+            setattr(stand_in, name, self.allow_listed(value) if isinstance(value, types.ModuleType) else self.guarded(value))
         return stand_in
+
+    def guarded(self, value: Any) -> Any:
+        """An allowed NumPy function whose array results refuse a boolean subscript, where the exercise
+        asks for ``x[mask]`` by hand: ``np.arange(n)[mask]`` is the same op on another array. Types
+        (``np.float64``), constants and the unguarded case pass through as they are."""
+        view = self.result_view
+        if view is None or isinstance(value, type) or not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return view(value(*args, **kwargs))
+
+        return call
 
     def raiser(self, name: str, original: Any) -> Any:
         """A stand-in that raises when called, and otherwise looks like ``original``: modules that read a
@@ -246,9 +259,13 @@ def lock_down_and_load(request: dict, job: dict) -> tuple[Any, ForbiddenFunction
     forbidden = ForbiddenFunctions(job["forbidden"])
     install_audit_hook(os.getcwd(), job.get("reference", request.get("reference", [])), forbidden.called)
 
+    if LIBRARY_BUILDER:  # the learner's ``import mytorch``: built now, under the lock-down (library_module.py)
+        LIBRARY_BUILDER[0].build(request["library"])
     namespace: dict[str, Any] = {"__name__": "__main__"}
     if job.get("allowed") is not None:
         forbidden.allow_only(job["allowed"], namespace)
+        if job.get("no_mask_indexing"):
+            forbidden.result_view = mask_index_guard(forbidden.called)
     for number in job["statements"]:
         source = request["statements"][number]
         filename = f"<cell statement {number}>"
@@ -329,12 +346,12 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
                 result = counter.run(call) if counter else call()
                 seconds = seconds_spent(started)
                 if guard:
-                    result = unguarded(result)
+                    result = FACTS[0].unguarded(result)
                 line = {"value": plain.encode(result)}
                 if job.get("view_of") is not None:
-                    line["view"] = view_facts(result, arguments[job["view_of"]])
+                    line["view"] = FACTS[0].view_facts(result, arguments[job["view_of"]])
                 if job.get("fresh_result"):
-                    line["shares_input"] = shares_an_input(result, arguments)
+                    line["shares_input"] = FACTS[0].shares_an_input(result, arguments)
             except plain.NotPlainData as error:
                 line = {"not_plain": str(error)}
             except BaseException as error:
@@ -343,10 +360,14 @@ def run_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
         if counter:
             line["lines"] = counter.lines
         line["changed"] = [number for number, (now, before) in enumerate(zip(arguments, untouched, strict=True))
-                           if not same_value(now, before)]
+                           if not FACTS[0].same_value(now, before)]
         line["forbidden_called"] = sorted(set(forbidden.called))
         results.write(json.dumps(line) + "\n")
         results.flush()
+
+
+FACTS: list[Any] = []  # result_facts.py: what a result is (a view? new? the input unchanged?), loaded by main()
+LIBRARY_BUILDER: list[Any] = []  # library_module.py, when the learner's code imports mytorch
 
 
 # --- exercises whose cases run through a harness in one process (unit 13: Triton kernels) ------
@@ -384,151 +405,6 @@ def unprepared(why: str) -> Any:
     return harness
 
 
-# --- exercises graded in real processes: N ranks talking over gloo on 127.0.0.1 --------------
-def free_loopback_port() -> int:
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def load_harness(job: dict) -> Any:
-    """The grader's code that runs one case on one rank (a file and a function name, like plain.py)."""
-    path, name = job["harness"]
-    return getattr(load_plain(path), name)
-
-
-def run_rank(request: dict, job: dict, plain: Any, rank: int, port: int, writer: int) -> None:
-    """One rank: join the gloo group and make its sub-groups (before lock-down: the grader's own
-    sockets and libraries), then lock down, load the learner's code and run every case.
-
-    ``harness(function, arguments, rank, groups)`` builds what the case needs (a model, its data),
-    calls the learner's function and returns this rank's result, or None when the case's world
-    leaves this rank out. Learner code cannot open sockets (the audit hook refuses them, and
-    ``init_process_group``/``new_group`` are forbidden names), so the only network it reaches is
-    the group the grader opened on loopback.
-    """
-    import datetime
-
-    import torch
-    import torch.distributed as dist
-
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    torch.set_num_threads(1)
-    harness = load_harness(job)
-    dist.init_process_group("gloo", rank=rank, world_size=job["ranks"],
-                            timeout=datetime.timedelta(seconds=max(1.0, request["timeout"])))
-    groups = {size: dist.new_group(list(range(size))) for size in range(1, job["ranks"] + 1)}
-    for size, group in groups.items():  # every library a collective loads, loaded now
-        if rank < size:
-            dist.all_reduce(torch.zeros(1), group=group)
-    function, forbidden = lock_down_and_load(request, job)
-    results = os.fdopen(writer, "w")
-    for case in job["cases"]:
-        started = (time.perf_counter(), time.process_time())
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                if function is None:
-                    raise NameError(f"name {job['function']!r} is not defined")
-                value = harness(function, plain.decode(case), rank, groups)
-                line: dict[str, Any] = {"idle": True} if value is None else {"value": plain.encode(value)}
-            except plain.NotPlainData as error:
-                line = {"not_plain": str(error)}
-            except BaseException as error:
-                line = raised_line(error)
-        line["seconds"] = seconds_spent(started)
-        line["forbidden_called"] = sorted(set(forbidden.called))
-        results.write(json.dumps(line) + "\n")
-        results.flush()
-        if "raised" in line:
-            break  # the other ranks may now wait in a collective: the collector stops them
-    results.close()
-    dist.destroy_process_group()
-
-
-def run_ranked_cases(request: dict, job: dict, plain: Any, results: Any) -> None:
-    """In the grandchild: fork ``job["ranks"]`` rank processes and merge their lines case by case.
-
-    Case k's line holds every participating rank's result in rank order; a rank that raised makes
-    the case raise (its message names the rank). Once a rank has raised, the others get a short
-    grace period before they are stopped, so a learner's error never waits for a collective timeout.
-    """
-    set_limits(request["cpu_seconds"], request["memory_bytes"])
-    import torch  # noqa: F401 - loaded once here, before the ranks fork
-
-    port, ranks, readers = free_loopback_port(), [], []
-    for rank in range(job["ranks"]):
-        reader, writer = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            status = 0
-            try:
-                os.close(reader)
-                run_rank(request, job, plain, rank, port, writer)
-            except BaseException as error:  # the rank could not start (or its group broke): say so as a case line
-                status = 1
-                line = raised_line(error)
-                line["message"] = f"rank {rank} of the grader's process group: {line['message']}"
-                with contextlib.suppress(OSError):
-                    os.write(writer, (json.dumps(line) + "\n").encode())
-            finally:
-                os._exit(status)
-        os.close(writer)
-        ranks.append(pid)
-        readers.append(reader)
-    per_rank = collect_ranks(ranks, readers, request["timeout"])
-    for number in range(min(len(lines) for lines in per_rank)):
-        rows = [json.loads(lines[number]) for lines in per_rank]
-        results.write(json.dumps(merged_line(rows, plain)) + "\n")
-        results.flush()
-
-
-def collect_ranks(ranks: list[int], readers: list[int], timeout: float, grace: float = 2.0) -> list[list[str]]:
-    """Every rank's complete lines; ranks still running at the deadline, or ``grace`` seconds
-    after one of them reported an error, are killed."""
-    received: list[list[bytes]] = [[] for _ in ranks]
-    open_readers = dict(enumerate(readers))
-    deadline = time.monotonic() + timeout
-    while open_readers and time.monotonic() < deadline:
-        ready, _, _ = select.select(list(open_readers.values()), [], [], 0.05)
-        for rank, reader in list(open_readers.items()):
-            if reader in ready:
-                chunk = os.read(reader, 1 << 16)
-                if chunk:
-                    before = received[rank][-1][-8:] if received[rank] else b""  # a marker split between reads
-                    received[rank].append(chunk)
-                    if b'"raised"' in before + chunk:  # only the new bytes are searched, not everything so far
-                        deadline = min(deadline, time.monotonic() + grace)
-                else:
-                    os.close(reader)
-                    del open_readers[rank]
-    for rank, pid in enumerate(ranks):
-        if rank in open_readers:
-            os.close(open_readers[rank])
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-    return [complete_lines(chunks) for chunks in received]
-
-
-def merged_line(rows: list[dict], plain: Any) -> dict:
-    """One case's line from its ranks' lines: the results of the ranks that took part, as a list."""
-    line: dict[str, Any] = {"seconds": max(row.get("seconds", 0.0) for row in rows),
-                            "forbidden_called": sorted({name for row in rows for name in row.get("forbidden_called", [])}),
-                            "changed": []}
-    for rank, row in enumerate(rows):
-        if "raised" in row:
-            return {**line, "raised": row["raised"], "message": f"on rank {rank}: {row.get('message', '')}"}
-        if "not_plain" in row:
-            return {**line, "not_plain": f"on rank {rank}: {row['not_plain']}"}
-    values = [plain.decode(row["value"]) for row in rows if "value" in row]
-    return {**line, "value": plain.encode(values)}
-
-
 def mask_index_guard(caught: list[str]) -> Any:
     """For an exercise that asks for ``x[mask]`` to be built by hand: array arguments arrive as an
     ndarray subclass that refuses a boolean array as a subscript (reading or assigning). Views,
@@ -558,66 +434,11 @@ def mask_index_guard(caught: list[str]) -> Any:
     return guard
 
 
-def unguarded(value: Any) -> Any:
-    """A result as a plain ndarray again (the guard's subclass must not reach the comparison)."""
-    import numpy as np
-
-    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
-        return value.view(np.ndarray)
-    if isinstance(value, tuple):
-        return tuple(unguarded(item) for item in value)
-    if isinstance(value, list):
-        return [unguarded(item) for item in value]
-    return value
-
-
 def seconds_spent(started: tuple[float, float]) -> float:
     """How long the call took (for the benchmark's report only, never a verdict): the smaller of wall-clock
     and this process's CPU time since ``started``, so a busy machine does not inflate it."""
     wall, cpu = started
     return min(time.perf_counter() - wall, time.process_time() - cpu)
-
-
-def same_value(now: Any, before: Any) -> bool:
-    """Is an input still what it was before the call (arrays compared element by element)?"""
-    import numpy as np
-
-    if isinstance(before, np.ndarray):
-        return (type(now) is np.ndarray and now.shape == before.shape and now.dtype == before.dtype
-                and bool(np.array_equal(now, before, equal_nan=before.dtype.kind in "fc")))
-    if isinstance(before, (list, tuple)):
-        return type(now) is type(before) and len(now) == len(before) and all(
-            same_value(a, b) for a, b in zip(now, before, strict=True))
-    if isinstance(before, dict):
-        return type(now) is dict and now.keys() == before.keys() and all(same_value(now[k], before[k]) for k in before)
-    return type(now) is type(before) and (now == before or (now != now and before != before))
-
-
-def view_facts(result: Any, source: Any) -> dict:
-    """Whether ``result`` reads ``source``'s memory (a view, not a copy), and its strides in elements."""
-    import numpy as np
-
-    if type(result) is not np.ndarray or type(source) is not np.ndarray or result.itemsize == 0:
-        return {"shares": False, "strides": None}
-    empty = result.size == 0 or source.size == 0  # no memory to share: the strides alone tell a view
-    return {"shares": empty or bool(np.shares_memory(result, source)),
-            "strides": [stride // result.itemsize for stride in result.strides]}
-
-
-def shares_an_input(result: Any, arguments: Any) -> bool:
-    """Is the result (or an array in it) one of the inputs, or a view of one, or an input list itself (a "new
-    array" or "new list" that is not new)?"""
-    import numpy as np
-
-    def arrays(value: Any) -> list:
-        if isinstance(value, (tuple, list)):
-            return [array for item in value for array in arrays(item)]
-        return [value] if isinstance(value, np.ndarray) else []
-
-    if any(result is argument for argument in arguments if isinstance(argument, (list, dict))):
-        return True  # "return a new list": the same list object, changed or not, is not new
-    results, inputs = arrays(result), arrays(list(arguments))  # cat([x]) returning x is not new either
-    return any(item.size and np.shares_memory(item, argument) for item in results for argument in inputs)
 
 
 def ending_of(status: int) -> str:
@@ -677,8 +498,11 @@ def grade_in_grandchild(request: dict, job: dict, plain: Any, results: Any) -> N
         try:
             os.close(reader)
             os.close(results.fileno())
-            runner = run_ranked_cases if job.get("ranks") else run_cases
-            runner(request, job, plain, os.fdopen(writer, "w"))
+            if job.get("ranks"):  # sandbox_ranks.py: N real processes talking over gloo on 127.0.0.1
+                ranks = load_plain(request["ranks_module"])
+                ranks.run_ranked_cases(sys.modules[__name__], request, job, plain, os.fdopen(writer, "w"))
+            else:
+                run_cases(request, job, plain, os.fdopen(writer, "w"))
         except BaseException:
             status = 1
         finally:
@@ -702,9 +526,12 @@ def main() -> None:
     os.dup2(log, 2)
     sys.stdout = sys.stderr = open(log, "w", closefd=False)
     plain = load_plain(request["plain_module"])
+    FACTS.append(load_plain(request["facts_module"]))
     import numpy  # noqa: F401 - loaded once, before any fork, so that every grandchild starts with it
 
     prepare_harnesses(request)
+    if request.get("library") is not None:  # loaded before any lock-down: its file lies in tensorlab's folder
+        LIBRARY_BUILDER.append(load_plain(request["library_module"]))
     for job in request["functions"]:
         grade_in_grandchild(request, job, plain, results)
 

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,16 @@ from .extract import Program, read_program
 from .isolation import GRADER, WORKDIR, choose, wrap
 from .misconceptions import fingerprint
 from .rules import COMMON_NAMES, REFERENCE_MODULES, bound_names, closure, is_within
+from .student_library import uses_library
 from .tasks import Case, Rules
 from .vectorised import loop_found
 
 __all__ = ["FunctionResult", "Graded", "Grading", "NotebookResult", "verify_notebook", "verify_program"]
 
 SANDBOX = Path(__file__).with_name("sandbox.py")
+LIBRARY_MODULE = Path(__file__).with_name("library_module.py")
+RESULT_FACTS = Path(__file__).with_name("result_facts.py")
+SANDBOX_RANKS = Path(__file__).with_name("sandbox_ranks.py")
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ class Grading:
     graded: tuple[Graded, ...]
     timeout: float = 10.0  # seconds per graded function (all of its cases)
     memory_mb: int = 1024
+    # what ``import mytorch`` gives graded code (library_module.py's description): the grader's is the course's
+    # solutions (ExerciseFolder.library), check()'s the student's own pieces; None: found by check()
+    library: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def max_score(self) -> float:
@@ -126,16 +133,18 @@ START_SECONDS = 10.0  # the child's own start (Python, NumPy), on top of the fun
 
 
 def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], timeout: float, memory_mb: int,
-                   isolation: str = "auto") -> SandboxRun:
+                   isolation: str = "auto", library: dict | None = None) -> SandboxRun:
     """Every function's result lines and how its process ended: "exited", "timed out", "killed by SIG...".
 
     ``isolation`` (see isolation.py): "namespaces" runs the child under bubblewrap, "process" as a plain
-    child, "auto" the first that works here.
+    child, "auto" the first that works here. ``library``: the ``mytorch`` the learner's imports get, when
+    the program imports it (library_module.py builds it in the sandbox).
     """
     timeout = max([timeout, *(graded.rules.at_least_seconds for graded, _ in jobs)])
     memory_mb = max([memory_mb, *(graded.rules.at_least_memory_mb for graded, _ in jobs)])
     in_namespaces = choose(isolation) == "namespaces"
-    files = {"sandbox.py": str(SANDBOX), "plain.py": str(plain.__file__)}
+    files = {"sandbox.py": str(SANDBOX), "plain.py": str(plain.__file__), "library_module.py": str(LIBRARY_MODULE),
+             "result_facts.py": str(RESULT_FACTS), "sandbox_ranks.py": str(SANDBOX_RANKS)}
     harnesses = {graded.name: harness_location(graded.rules) for graded, _ in jobs}
     files.update({f"harness_{Path(found[0]).name}": found[0] for found in harnesses.values() if found})
     inside = {host: f"{GRADER}/{name}" if in_namespaces else host for name, host in files.items()}
@@ -157,6 +166,10 @@ def run_in_sandbox(program: Program, jobs: list[tuple[Graded, list[Case]]], time
             ],
             "reference": reference_packages(jobs),
             "plain_module": inside[str(plain.__file__)],
+            "facts_module": inside[str(RESULT_FACTS)],
+            "ranks_module": inside[str(SANDBOX_RANKS)],
+            "library": library if library is not None and uses_library(program) else None,
+            "library_module": inside[str(LIBRARY_MODULE)],
             "timeout": timeout,
             "cpu_seconds": max(1, int(timeout) + 1),
             "memory_bytes": memory_mb << 20,
@@ -311,6 +324,9 @@ def case_problem(rules: Rules, case: Case, line: dict, got: Any, small_lines: in
         if view.get("strides") != list(case.view_strides):
             return (f"a view, but with strides {tuple(view.get('strides') or ())} where {case.view_strides} are right "
                     "(a stretched dimension has stride 0)")
+        if rules.returns_itself and view.get("itself") is False:
+            return ("the right values in the input's memory, but a new array object viewing it: the statement asks "
+                    "for the argument itself back, as an in-place op returns it")
     return None
 
 
@@ -380,7 +396,7 @@ def verify_program(program: Program, exercise: Grading, cases: dict[str, list[Ca
         elif not any(graded.name in {getattr(s, "name", None)} or graded.name in bound_names(s) for s in program.statements):
             early[graded.name] = FunctionResult(graded.name, 0.0, graded.points, "missing", f"{graded.name} is not defined", 0, len(cases[graded.name]), 0.0)
     to_run = [(graded, cases[graded.name]) for graded in exercise.graded if graded.name not in early]
-    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb, isolation) if to_run else {}
+    ran = run_in_sandbox(program, to_run, timeout, exercise.memory_mb, isolation, exercise.library) if to_run else {}
     results = [
         early[graded.name] if graded.name in early
         else judge(graded, cases[graded.name], *ran[graded.name], timeout)
