@@ -98,11 +98,11 @@ EXPECTED = {  # (submitted, late, status, score) per student
           "donald": ("yes", "no", "graded", "7"), "margaret": ("yes", "no", "graded", "10"),
           "john": ("no", "no", "missing", ""), "frances": ("no", "no", "missing", ""),
           "ken": ("yes", "no", "graded", "4"), "radia": ("yes", "no", "graded", "0"), "tim": ("yes", "no", "graded", "10")},
-    A11: {"ada": ("yes", "no", "graded", "10"), "alan": ("yes", "no", "graded", "6"), "grace": ("yes", "no", "graded", "6"),
-          "edsger": ("yes", "no", "graded", "8"), "barbara": ("yes", "no", "graded", "0"),
-          "donald": ("yes", "no", "graded", "10"), "margaret": ("yes", "yes", "late", "10"),
-          "john": ("no", "no", "missing", ""), "frances": ("yes", "no", "graded", "10"),
-          "ken": ("no", "no", "missing", ""), "radia": ("yes", "no", "graded", "10"), "tim": ("yes", "no", "graded", "0")},
+    A11: {"ada": ("yes", "no", "graded", "18"), "alan": ("yes", "no", "graded", "11"), "grace": ("yes", "no", "graded", "14"),
+          "edsger": ("yes", "no", "graded", "10"), "barbara": ("yes", "no", "graded", "0"),
+          "donald": ("yes", "no", "graded", "18"), "margaret": ("yes", "yes", "late", "18"),
+          "john": ("no", "no", "missing", ""), "frances": ("yes", "no", "graded", "18"),
+          "ken": ("no", "no", "missing", ""), "radia": ("yes", "no", "graded", "18"), "tim": ("yes", "no", "graded", "0")},
 }
 
 

@@ -213,3 +213,248 @@ def backprop(graph, root):
     return {node: float(tangent(root, node, {})) for node in reachable}
 '''),
 ]
+
+# --- Part 2: the tensor engine, gradcheck and the MLP by hand. The engine's alternatives are whole answer
+# cells: the Tensor class, run_program and engine_gradients, written another way.
+
+ALTERNATIVES += [
+    Alternative("engine_gradients", "kahn-order-and-a-gradient-table", '''
+import numpy as np
+
+
+class Tensor:
+    """Each op stores its inputs and a rule; backward counts users and runs a node once all have sent."""
+
+    def __init__(self, data, requires_grad=False, parents=(), rule=None):
+        self.data = np.array(data, dtype=np.float64)
+        self.grad = None
+        self.requires_grad = requires_grad
+        self.parents = parents
+        self.rule = rule
+
+    def make(self, data, parents, rule):
+        needs = any(p.requires_grad for p in parents)
+        return Tensor(data, needs, parents if needs else (), rule if needs else None)
+
+    def __add__(self, other):
+        return self.make(self.data + other.data, (self, other),
+                         lambda g: (sum_to_shape(g, self.data.shape), sum_to_shape(g, other.data.shape)))
+
+    def __mul__(self, other):
+        return self.make(self.data * other.data, (self, other),
+                         lambda g: (sum_to_shape(g * other.data, self.data.shape),
+                                    sum_to_shape(g * self.data, other.data.shape)))
+
+    def __matmul__(self, other):
+        return self.make(self.data @ other.data, (self, other), lambda g: (g @ other.data.T, self.data.T @ g))
+
+    def sum(self):
+        return self.make(self.data.sum(), (self,), lambda g: (np.broadcast_to(g, self.data.shape).copy(),))
+
+    def relu(self):
+        return self.make(np.where(self.data > 0, self.data, 0.0), (self,), lambda g: (np.where(self.data > 0, g, 0.0),))
+
+    def tanh(self):
+        t = np.tanh(self.data)
+        return self.make(t, (self,), lambda g: (g - g * t ** 2,))
+
+    def backward(self):
+        users, stack, seen = {}, [self], {self}
+        while stack:
+            node = stack.pop()
+            for parent in node.parents:
+                users[parent] = users.get(parent, 0) + 1
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        pending = {self: np.ones_like(self.data)}
+        ready = [self]
+        while ready:
+            node = ready.pop()
+            grad = pending.pop(node)
+            if node.rule is None:
+                if node.requires_grad:
+                    node.grad = grad if node.grad is None else node.grad + grad
+                continue
+            for parent, g in zip(node.parents, node.rule(grad)):
+                pending[parent] = g if parent not in pending else pending[parent] + g
+                users[parent] -= 1
+                if users[parent] == 0:
+                    ready.append(parent)
+
+
+def run_program(program, leaves, requires_grad=()):
+    values = {name: Tensor(array, name in requires_grad) for name, array in leaves.items()}
+    ops = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
+           "sum": lambda a: a.sum(), "relu": lambda a: a.relu(), "tanh": lambda a: a.tanh()}
+    for name, op, inputs in program:
+        values[name] = ops[op](*(values[source] for source in inputs))
+    return values
+
+
+def engine_gradients(program, leaves, requires_grad):
+    values = run_program(program, leaves, requires_grad)
+    values[program[-1][0]].backward()
+    return {name: None if values[name].grad is None else values[name].grad.copy() for name in leaves}
+'''),
+    Alternative("engine_gradients", "reuses-topological-order-on-tensors", '''
+import numpy as np
+
+
+class Tensor:
+    """Tensors are hashable by identity, so part 4's topological_order sorts a graph of them."""
+
+    def __init__(self, data, requires_grad=False):
+        self.data = np.asarray(data, dtype=np.float64)
+        self.requires_grad = requires_grad
+        self.grad = None
+        self.parents = []
+        self.rule = None
+
+    def record(self, data, parents, rule):
+        out = Tensor(data, any(p.requires_grad for p in parents))
+        if out.requires_grad:
+            out.parents, out.rule = list(parents), rule
+        return out
+
+    def __add__(self, other):
+        return self.record(self.data + other.data, [self, other],
+                           lambda g: [sum_to_shape(g, self.data.shape), sum_to_shape(g, other.data.shape)])
+
+    def __mul__(self, other):
+        return self.record(self.data * other.data, [self, other], lambda g: mul_backward(g, self.data, other.data))
+
+    def __matmul__(self, other):
+        return self.record(self.data @ other.data, [self, other], lambda g: matmul_backward(g, self.data, other.data))
+
+    def sum(self):
+        return self.record(np.sum(self.data), [self], lambda g: [np.zeros(self.data.shape) + g])
+
+    def relu(self):
+        return self.record(self.data * (self.data > 0), [self], lambda g: [g * (self.data > 0)])
+
+    def tanh(self):
+        out = np.tanh(self.data)
+        return self.record(out, [self], lambda g: [g * (1.0 - out ** 2)])
+
+    def backward(self):
+        graph, stack = {}, [self]
+        while stack:
+            node = stack.pop()
+            if node not in graph:
+                graph[node] = node.parents
+                stack.extend(node.parents)
+        self.grad = np.ones(self.data.shape)
+        for node in topological_order(graph, self):
+            if node.rule is not None:
+                for parent, g in zip(node.parents, node.rule(node.grad)):
+                    if parent.requires_grad:
+                        parent.grad = g if parent.grad is None else parent.grad + g
+
+
+def run_program(program, leaves, requires_grad=()):
+    values = {name: Tensor(leaves[name], name in requires_grad) for name in leaves}
+    for name, op, inputs in program:
+        a = values[inputs[0]]
+        b = values[inputs[-1]]
+        values[name] = {"add": lambda: a + b, "mul": lambda: a * b, "matmul": lambda: a @ b, "sum": a.sum,
+                        "relu": a.relu, "tanh": a.tanh}[op]()
+    return values
+
+
+def engine_gradients(program, leaves, requires_grad):
+    values = run_program(program, leaves, requires_grad)
+    values[program[-1][0]].backward()
+    return {name: values[name].grad for name in leaves}
+'''),
+    Alternative("gradcheck", "numpy-forward-and-allclose-on-a-flat-copy", '''
+import numpy as np
+
+EPS = 1e-6
+ATOL = 1e-5
+RTOL = 1e-3
+
+
+def gradcheck(program, leaves, grads):
+    ops = {"add": np.add, "mul": np.multiply, "matmul": np.matmul, "sum": np.sum, "relu": lambda a: np.maximum(a, 0.0),
+           "tanh": np.tanh}
+
+    def f(values):
+        values = dict(values)
+        for name, op, inputs in program:
+            values[name] = ops[op](*(values[source] for source in inputs))
+        return values[program[-1][0]]
+
+    for name, claimed in grads.items():
+        leaf = leaves[name]
+        if claimed.shape != leaf.shape:
+            return False
+        flat = leaf.ravel().copy()
+        numeric = np.zeros(flat.size)
+        for i in range(flat.size):
+            up, down = flat.copy(), flat.copy()
+            up[i] += EPS
+            down[i] -= EPS
+            numeric[i] = (f({**leaves, name: up.reshape(leaf.shape)}) - f({**leaves, name: down.reshape(leaf.shape)})) / (2 * EPS)
+        if not np.allclose(claimed.ravel(), numeric, rtol=RTOL, atol=ATOL):
+            return False
+    return True
+'''),
+    Alternative("gradcheck", "one-element-at-a-time-with-isclose", '''
+import numpy as np
+
+EPS = 1e-6
+ATOL = 1e-5
+RTOL = 1e-3
+
+
+def gradcheck(program, leaves, grads):
+    def f(name, value):
+        return float(run_program(program, {**leaves, name: value})[program[-1][0]].data)
+
+    verdicts = []
+    for name, claimed in grads.items():
+        if claimed.shape != leaves[name].shape:
+            return False
+        for index in np.ndindex(claimed.shape):
+            nudged = leaves[name].copy()
+            nudged[index] = leaves[name][index] + EPS
+            above = f(name, nudged)
+            nudged[index] = leaves[name][index] - EPS
+            below = f(name, nudged)
+            verdicts.append(bool(np.isclose(claimed[index], (above - below) / (2 * EPS), rtol=RTOL, atol=ATOL)))
+    return all(verdicts)
+'''),
+    Alternative("mlp_backward", "einsum-and-one-hot-rows", '''
+import numpy as np
+
+
+def mlp_backward(x, target, w1, b1, w2, b2):
+    n, c = len(target), w2.shape[1]
+    h = np.tanh(np.einsum("nd,dh->nh", x, w1) + b1)
+    logits = np.einsum("nh,hc->nc", h, w2) + b2
+    e = np.exp(logits - np.max(logits, axis=1, keepdims=True))
+    d_logits = (e / np.sum(e, axis=1, keepdims=True) - np.eye(c)[target]) / n
+    d_h = np.einsum("nc,hc->nh", d_logits, w2)
+    d_h_pre = d_h * (1 - h ** 2)
+    return {"logits": d_logits, "h": d_h, "h_pre": d_h_pre, "w2": np.einsum("nh,nc->hc", h, d_logits),
+            "b2": np.sum(d_logits, axis=0), "w1": np.einsum("nd,nh->dh", x, d_h_pre), "b1": np.sum(d_h_pre, axis=0)}
+'''),
+    Alternative("mlp_backward", "log-softmax-by-logaddexp", '''
+import numpy as np
+
+
+def mlp_backward(x, target, w1, b1, w2, b2):
+    h_pre = x @ w1 + b1
+    h = np.tanh(h_pre)
+    logits = h @ w2 + b2
+    log_p = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
+    one_hot = np.zeros(logits.shape)
+    one_hot[np.arange(len(target)), target] = 1.0
+    d_logits = (np.exp(log_p) - one_hot) / x.shape[0]
+    d_h = d_logits @ w2.T
+    d_h_pre = d_h * (1 - h * h)
+    return {"logits": d_logits, "h": d_h, "h_pre": d_h_pre, "w2": h.T @ d_logits, "b2": d_logits.sum(axis=0),
+            "w1": x.T @ d_h_pre, "b1": d_h_pre.sum(axis=0)}
+'''),
+]

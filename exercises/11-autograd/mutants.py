@@ -497,3 +497,212 @@ def backprop(graph, root):
 ]
 
 MUTANTS = SUM_TO_SHAPE + MUL_BACKWARD + MATMUL_BACKWARD + TOPOLOGICAL_ORDER + BACKPROP
+
+# --- Part 2: the tensor engine, gradcheck and the MLP by hand. A mutant of the engine is the whole answer
+# cell (the Tensor class, run_program and engine_gradients) with one mistake, made from the solution's cell so
+# that the mistake is the only difference.
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+def solution_cell(function: str) -> str:
+    """The solution notebook's answer cell for ``function``, without its solution markers."""
+    notebook = json.loads((Path(__file__).parent / "autograd.ipynb").read_text(encoding="utf-8"))
+    cell = next(cell for cell in notebook["cells"]
+                if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == f"{function}_solution")
+    return "".join(line for line in "".join(cell["source"]).splitlines(keepends=True) if "### " not in line)
+
+
+def with_mistake(function: str, *edits: tuple[str, str]) -> str:
+    """``function``'s solution cell with each ``(old, new)`` edit made (each ``old`` found exactly once)."""
+    source = solution_cell(function)
+    for old, new in edits:
+        assert source.count(old) == 1, f"{old!r} is not once in the {function} cell"
+        source = source.replace(old, new)
+    return source
+
+
+ACCUMULATE = "parent.grad = grad if parent.grad is None else parent.grad + grad"
+WALK = "for node in reversed(order):"
+
+ENGINE_GRADIENTS = [
+    Mutant("engine_gradients", "replaces-instead-of-accumulating", with_mistake(
+        "engine_gradients", (ACCUMULATE, "parent.grad = grad")),
+        nudge="When a value feeds two steps, what becomes of the first gradient when the second one arrives?"),
+    Mutant("engine_gradients", "walks-breadth-first", with_mistake(
+        "engine_gradients", ("visit(self)\n", "queue = [self]\n        while queue:\n"
+                             "            node = queue.pop(0)\n            if node not in visited:\n"
+                             "                visited.add(node)\n                order.insert(0, node)\n"
+                             "                queue.extend(node.parents)\n")),
+        nudge="Nearest first: does a node reached by a short path and by a long one have all its gradient when "
+              "its turn comes?"),
+    Mutant("engine_gradients", "leaves-first", with_mistake("engine_gradients", (WALK, "for node in order:")),
+        nudge="Can a node hand on its gradient before the nodes computed from it have sent theirs?"),
+    Mutant("engine_gradients", "broadcast-not-summed-back", with_mistake(
+        "engine_gradients", ("return sum_to_shape(grad, self.data.shape), sum_to_shape(grad, other.data.shape)",
+                             "return grad, grad")),
+        nudge="A bias of shape (k,) was added to every row: which shape must its gradient have?"),
+    Mutant("engine_gradients", "matmul-rule-operands-swapped", with_mistake(
+        "engine_gradients", ("matmul_backward(grad, self.data, other.data)",
+                             "matmul_backward(grad, other.data.T, self.data.T)")),
+        nudge="Which of the two inputs is on the left of the product, and which shape must each gradient have?"),
+    Mutant("engine_gradients", "tanh-derivative-without-the-square", with_mistake(
+        "engine_gradients", ("(grad * (1 - out * out),)", "(grad * (1 - out),)")),
+        nudge="What is the derivative of tanh, written with tanh itself?"),
+    Mutant("engine_gradients", "relu-scales-by-its-output", with_mistake(
+        "engine_gradients", ("(grad * (self.data > 0),)", "(grad * np.maximum(self.data, 0.0),)")),
+        nudge="Where relu is the identity, what is its slope?"),
+    Mutant("engine_gradients", "sum-rule-keeps-the-scalar", with_mistake(
+        "engine_gradients", ("(grad * np.ones_like(self.data),)", "(grad,)")),
+        nudge="sum made one number of many elements: which shape must the gradient sent back have?"),
+    Mutant("engine_gradients", "sends-gradients-into-frozen-leaves", with_mistake(
+        "engine_gradients", ("                if parent.requires_grad:\n                    " + ACCUMULATE,
+                             "                " + ACCUMULATE)),
+        nudge="What must the grad of a leaf that does not require grad be after backward?"),
+    Mutant("engine_gradients", "calls-torch", '''
+import torch
+
+
+def engine_gradients(program, leaves, requires_grad):
+    ops = {"add": torch.add, "mul": torch.mul, "matmul": torch.matmul, "sum": torch.sum, "relu": torch.relu,
+           "tanh": torch.tanh}
+    values = {name: torch.tensor(array, requires_grad=name in requires_grad) for name, array in leaves.items()}
+    for name, op, inputs in program:
+        values[name] = ops[op](*(values[source] for source in inputs))
+    values[program[-1][0]].backward()
+    return {name: None if values[name].grad is None else values[name].grad.numpy() for name in leaves}
+''', nudge="Which libraries may this part use, and may PyTorch's autograd do it for you?"),
+]
+
+NUMERIC = "numeric[index] = (output({**leaves, name: up}) - output({**leaves, name: down})) / (2 * EPS)"
+COMPARE = "if not np.all(np.abs(claimed - numeric) <= ATOL + RTOL * np.abs(numeric)):"
+
+GRADCHECK = [
+    Mutant("gradcheck", "always-passes", '''
+def gradcheck(program, leaves, grads):
+    return True
+''', nudge="Would your check ever say no: what does it return for a gradient that is twice the right one?"),
+    Mutant("gradcheck", "one-sided-differences", with_mistake(
+        "gradcheck", (NUMERIC, "numeric[index] = (output({**leaves, name: up}) - output(leaves)) / EPS")),
+        nudge="Taylor-expand a one-sided difference: which term of the error is left, and does it cancel "
+              "when you step both ways?"),
+    Mutant("gradcheck", "absolute-tolerance-only", with_mistake(
+        "gradcheck", (COMPARE, "if not np.all(np.abs(claimed - numeric) <= ATOL):")),
+        nudge="For a gradient near 200, is a difference of 0.02 an error or rounding?"),
+    Mutant("gradcheck", "relative-tolerance-only", with_mistake(
+        "gradcheck", (COMPARE, "if not np.all(np.abs(claimed - numeric) <= RTOL * np.abs(numeric)):")),
+        nudge="When the numeric gradient comes out exactly 0, which claimed values could a relative test accept?"),
+    Mutant("gradcheck", "divides-by-eps-not-two-eps", with_mistake("gradcheck", ("/ (2 * EPS)", "/ EPS")),
+        nudge="How far apart are x + eps and x - eps?"),
+    Mutant("gradcheck", "checks-the-first-element-only", with_mistake(
+        "gradcheck", ("for index in np.ndindex(claimed.shape):", "for index in list(np.ndindex(claimed.shape))[:1]:"),
+        (COMPARE, "if claimed.size and not np.all(np.abs(claimed.flat[0] - numeric.flat[0]) <= "
+                  "ATOL + RTOL * np.abs(numeric.flat[0])):")),
+        nudge="Which elements of the claimed gradient did you nudge and compare?"),
+    Mutant("gradcheck", "checks-the-first-leaf-only", with_mistake(
+        "gradcheck", ("            return False\n    return True", "            return False\n        return True\n"
+                      "    return True")),
+        nudge="Does your loop ever reach the second leaf of grads?"),
+    Mutant("gradcheck", "no-shape-check", with_mistake(
+        "gradcheck", ("        if claimed.shape != leaves[name].shape:\n            return False\n", ""),
+        ("numeric = np.zeros(claimed.shape)", "numeric = np.zeros(leaves[name].shape)"),
+        ("np.ndindex(claimed.shape)", "np.ndindex(leaves[name].shape)")),
+        nudge="What should happen when a claimed gradient does not even have its leaf's shape?"),
+    Mutant("gradcheck", "nudges-all-elements-at-once", '''
+EPS = 1e-6
+ATOL = 1e-5
+RTOL = 1e-3
+
+
+def gradcheck(program, leaves, grads):
+    def output(values):
+        return run_program(program, values)[program[-1][0]].data
+
+    for name, claimed in grads.items():
+        if claimed.shape != leaves[name].shape:
+            return False
+        numeric = (output({**leaves, name: leaves[name] + EPS}) - output({**leaves, name: leaves[name] - EPS})) / (2 * EPS)
+        if not abs(claimed.sum() - numeric) <= ATOL + RTOL * abs(numeric):
+            return False
+    return True
+''', nudge="Nudging every element at once measures the sum of the gradient: which wrong gradients have the right sum?"),
+    Mutant("gradcheck", "float32-differences", with_mistake(
+        "gradcheck", ("up, down = leaves[name].copy(), leaves[name].copy()",
+                      "up, down = leaves[name].astype(np.float32), leaves[name].astype(np.float32)")),
+        nudge="With about 7 significant digits, how many are left of the difference of two outputs a millionth "
+              "apart?"),
+    Mutant("gradcheck", "calls-torch-gradcheck", '''
+import torch
+
+
+def gradcheck(program, leaves, grads):
+    names = list(grads)
+    ops = {"add": torch.add, "mul": torch.mul, "matmul": torch.matmul, "sum": torch.sum, "tanh": torch.tanh}
+
+    def f(*checked):
+        values = {**{n: torch.tensor(a) for n, a in leaves.items()}, **dict(zip(names, checked))}
+        for name, op, inputs in program:
+            values[name] = ops[op](*(values[s] for s in inputs))
+        return values[program[-1][0]]
+
+    inputs = [torch.tensor(leaves[n], requires_grad=True) for n in names]
+    numeric = torch.autograd.functional.jacobian(f, tuple(inputs))
+    return all(torch.allclose(torch.tensor(grads[n]), j, rtol=1e-3, atol=1e-5) for n, j in zip(names, numeric))
+''', nudge="Which libraries may this part use, and may PyTorch check the gradients for you?"),
+]
+
+SOFTMAX = "d_logits = shifted / shifted.sum(axis=1, keepdims=True)"
+
+MLP_BACKWARD = [
+    Mutant("mlp_backward", "softmax-without-subtracting-the-target", with_mistake(
+        "mlp_backward", ("    d_logits[np.arange(len(target)), target] -= 1.0\n", "")),
+        nudge="The loss is -log p of the target class only: which entry of the logits' gradient does the target "
+              "change?"),
+    Mutant("mlp_backward", "sum-not-mean", with_mistake(
+        "mlp_backward", ("    d_logits = d_logits / len(target)\n", "")),
+        nudge="The loss is the mean over the N samples: how much does one sample's logit move it?"),
+    Mutant("mlp_backward", "unstable-softmax", with_mistake(
+        "mlp_backward", ("np.exp(logits - logits.max(axis=1, keepdims=True))", "np.exp(logits)")),
+        nudge="What is exp(800) in float64, and which shift leaves a softmax unchanged?"),
+    Mutant("mlp_backward", "softmax-over-the-batch", with_mistake(
+        "mlp_backward", ("np.exp(logits - logits.max(axis=1, keepdims=True))",
+                         "np.exp(logits - logits.max(axis=0, keepdims=True))"),
+        (SOFTMAX, "d_logits = shifted / shifted.sum(axis=0, keepdims=True)")),
+        nudge="Over which axis do a sample's class probabilities sum to 1?"),
+    Mutant("mlp_backward", "tanh-derivative-from-the-pre-activation", with_mistake(
+        "mlp_backward", ("d_h_pre = d_h * (1.0 - h * h)", "d_h_pre = d_h * (1.0 - h_pre * h_pre)")),
+        nudge="tanh's derivative is 1 - tanh(z)²: is that 1 - z²?"),
+    Mutant("mlp_backward", "second-layer-weights-from-the-pre-activation", with_mistake(
+        "mlp_backward", ("d_h, d_w2 = matmul_backward(d_logits, h, w2)",
+                         "d_h, d_w2 = matmul_backward(d_logits, h_pre, w2)")),
+        nudge="Which value was multiplied by w2 in the forward pass?"),
+    Mutant("mlp_backward", "weight-gradients-transposed", with_mistake(
+        "mlp_backward", ('"w2": d_w2,', '"w2": d_w2.T if d_w2.shape[0] == d_w2.shape[1] else d_w2,'),
+        ('"w1": d_w1,', '"w1": d_w1.T if d_w1.shape[0] == d_w1.shape[1] else d_w1,')),
+        nudge="Which of the weight's indices runs over the hidden units, and which over the inputs?"),
+    Mutant("mlp_backward", "biases-summed-over-features", with_mistake(
+        "mlp_backward", ('"b2": sum_to_shape(d_logits, b2.shape)', '"b2": d_logits.sum(axis=1)[:b2.shape[0]]'),
+        ('"b1": sum_to_shape(d_h_pre, b1.shape)', '"b1": d_h_pre.sum(axis=1)[:b1.shape[0]]')),
+        nudge="A bias is added to every sample: over which axis do its gradients pile up?"),
+    Mutant("mlp_backward", "hidden-gradient-after-tanh-reported-as-pre-activation", with_mistake(
+        "mlp_backward", ('"h_pre": d_h_pre,', '"h_pre": d_h,')),
+        nudge="Between h and h_pre sits tanh: what does the gradient go through on the way?"),
+    Mutant("mlp_backward", "calls-torch", '''
+import torch
+
+
+def mlp_backward(x, target, w1, b1, w2, b2):
+    params = [torch.tensor(p, requires_grad=True) for p in (w1, b1, w2, b2)]
+    h_pre = torch.tensor(x) @ params[0] + params[1]
+    h = torch.tanh(h_pre)
+    logits = h @ params[2] + params[3]
+    for t in (h_pre, h, logits):
+        t.retain_grad()
+    torch.nn.functional.cross_entropy(logits, torch.tensor(target)).backward()
+    found = {"logits": logits, "h": h, "h_pre": h_pre, "w1": params[0], "b1": params[1], "w2": params[2], "b2": params[3]}
+    return {name: t.grad.numpy() for name, t in found.items()}
+''', nudge="Which libraries may this part use, and may PyTorch's autograd do it for you?"),
+]
+
+MUTANTS = MUTANTS + ENGINE_GRADIENTS + GRADCHECK + MLP_BACKWARD

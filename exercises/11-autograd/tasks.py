@@ -1,7 +1,9 @@
-"""Unit 11, autograd: un-broadcasting, two backward rules, and a tiny backward engine.
+"""Unit 11, autograd: un-broadcasting, two backward rules, and a tiny backward engine; then a tensor-level
+engine built from those pieces, a finite-difference gradcheck, and backprop by hand through an MLP.
 
-Every reference asks tensorlab's own autograd (a forward pass, then ``backward``), so the
-answer key is the library the course teaches, reached only through its public API.
+The first five references ask tensorlab's own autograd (a forward pass, then ``backward``), so their
+answer key is the library the course teaches, reached only through its public API; the last three ask
+torch's autograd itself (``.grad``, ``torch.autograd.gradcheck``, ``retain_grad``), the oracle.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from tensorlab.grading.compare import Tolerance
 from tensorlab.grading.random_cases import normal, random_shape
 from tensorlab.grading.tasks import Clause, Exercise, Task
 
-__all__ = ["EXERCISE", "BACKPROP", "MATMUL_BACKWARD", "MUL_BACKWARD", "SUM_TO_SHAPE", "TOPOLOGICAL_ORDER"]
+__all__ = ["EXERCISE", "BACKPROP", "ENGINE_GRADIENTS", "GRADCHECK", "MATMUL_BACKWARD", "MLP_BACKWARD", "MUL_BACKWARD",
+           "SUM_TO_SHAPE", "TOPOLOGICAL_ORDER"]
 
 Shape = tuple[int, ...]
 Graph = dict[str, list[str]]
@@ -326,3 +329,365 @@ BACKPROP = Task(
 )
 
 EXERCISE = Exercise(notebook="autograd", tasks=(SUM_TO_SHAPE, MUL_BACKWARD, MATMUL_BACKWARD, TOPOLOGICAL_ORDER, BACKPROP))
+
+
+# --- Part 2: a tensor-level engine, a finite-difference gradcheck, and backprop through an MLP by hand. ---
+# These references ask torch's autograd itself: the oracle the unit compares every engine with.
+
+Program = list[tuple[str, str, tuple[str, ...]]]  # steps (name, op, input names); the last one is the output
+Leaves = dict[str, np.ndarray]
+ENGINE_OPS = ("add", "mul", "matmul", "sum", "relu", "tanh")
+SMOOTH_OPS = ("add", "mul", "matmul", "tanh")  # no kink: finite differences across relu's 0 would be wrong
+GRADCHECK_EPS, GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-6, 1e-5, 1e-3  # torch.autograd.gradcheck's defaults
+
+
+def torch_program(program: Program, leaves: dict[str, Any]) -> dict[str, Any]:
+    """Every value of ``program`` run by torch on ``leaves`` (torch tensors), by name."""
+    import torch
+
+    ops = {"add": torch.add, "mul": torch.mul, "matmul": torch.matmul, "sum": torch.sum, "relu": torch.relu,
+           "tanh": torch.tanh}
+    values = dict(leaves)
+    for name, op, inputs in program:
+        values[name] = ops[op](*(values[source] for source in inputs))
+    return values
+
+
+def torch_leaves(leaves: Leaves, requires_grad: list[str]) -> dict[str, Any]:
+    import torch
+
+    return {name: torch.tensor(array, dtype=torch.float64, requires_grad=name in requires_grad)
+            for name, array in leaves.items()}
+
+
+def engine_gradients_reference(program: Program, leaves: Leaves, requires_grad: list[str]) -> dict[str, Any]:
+    """Every leaf's ``.grad`` after torch's ``backward()`` from the program's output (None where none arrived)."""
+    values = torch_program(program, torch_leaves(leaves, requires_grad))
+    values[program[-1][0]].backward()
+    return {name: None if values[name].grad is None else values[name].grad.numpy().copy() for name in leaves}
+
+
+def gradcheck_reference(program: Program, leaves: Leaves, grads: dict[str, np.ndarray]) -> bool:
+    """torch.autograd.gradcheck of a function whose backward returns the claimed gradients.
+
+    The function runs the program on the checked leaves (the others held fixed); its backward hands back
+    ``grads``, so torch compares exactly those against its own central differences, elementwise.
+    """
+    import torch
+
+    names = list(grads)
+    if any(np.shape(grads[name]) != leaves[name].shape for name in names):
+        return False
+    fixed = torch_leaves(leaves, [])
+    claimed = [torch.tensor(grads[name], dtype=torch.float64) for name in names]
+
+    class Claimed(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, *checked: Any) -> Any:
+            return torch_program(program, {**fixed, **dict(zip(names, checked, strict=True))})[program[-1][0]]
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return tuple(grad * value for value in claimed)
+
+    inputs = tuple(torch.tensor(leaves[name], dtype=torch.float64, requires_grad=True) for name in names)
+    return bool(torch.autograd.gradcheck(Claimed.apply, inputs, eps=GRADCHECK_EPS, atol=GRADCHECK_ATOL,
+                                         rtol=GRADCHECK_RTOL, raise_exception=False, check_undefined_grad=False))
+
+
+MLP_GRADIENTS = ("logits", "h", "h_pre", "w2", "b2", "w1", "b1")
+
+
+def mlp_backward_reference(x: np.ndarray, target: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                           b2: np.ndarray) -> dict[str, np.ndarray]:
+    """d loss / d every intermediate of tanh-MLP + mean cross-entropy, by torch's autograd (retain_grad)."""
+    import torch
+
+    params = {name: torch.tensor(value, dtype=torch.float64, requires_grad=True)
+              for name, value in (("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2))}
+    h_pre = torch.tensor(x, dtype=torch.float64) @ params["w1"] + params["b1"]
+    h = torch.tanh(h_pre)
+    logits = h @ params["w2"] + params["b2"]
+    for intermediate in (h_pre, h, logits):
+        intermediate.retain_grad()
+    torch.nn.functional.cross_entropy(logits, torch.tensor(target, dtype=torch.int64)).backward()
+    found = {"logits": logits, "h": h, "h_pre": h_pre, **params}
+    return {name: found[name].grad.numpy().copy() for name in MLP_GRADIENTS}
+
+
+def leaf_pool(rng: np.random.Generator) -> dict[str, Shape]:
+    """Leaves of shapes that meet in a small network: x (n, m) @ w (m, k), plus biases and scales to broadcast."""
+    n, m, k = (int(size) for size in rng.integers(1, 5, size=3))
+    pool = {"x": (n, m), "w": (m, k), "b": (k,) if rng.random() < 0.5 else (1, k), "c": (), "y": (n, k),
+            "s": (n, 1), "v": (m,)}
+    chosen = rng.permutation(list(pool))[:int(rng.integers(3, 7))]
+    return {str(name): pool[str(name)] for name in sorted(chosen)}
+
+
+def operands(op: str, shapes: dict[str, Shape], last: str, rng: np.random.Generator) -> tuple[str, ...] | None:
+    """Inputs for ``op`` among the values so far: the latest value first when it fits, so the program is deep."""
+    names = list(shapes)
+    if op in ("relu", "tanh"):
+        return (last,) if rng.random() < 0.7 else (str(rng.choice(names)),)
+    if op == "matmul":
+        pairs = [(a, b) for a in names for b in names
+                 if len(shapes[a]) == 2 and len(shapes[b]) == 2 and shapes[a][1] == shapes[b][0]]
+    else:
+        pairs = [(a, b) for a in names for b in names if broadcasts(shapes[a], shapes[b])]
+    if not pairs:
+        return None
+    with_last = [pair for pair in pairs if last in pair]
+    chosen = with_last if with_last and rng.random() < 0.7 else pairs
+    return tuple(chosen[int(rng.integers(len(chosen)))])
+
+
+def broadcasts(a: Shape, b: Shape) -> bool:
+    try:
+        np.broadcast_shapes(a, b)
+    except ValueError:
+        return False
+    return True
+
+
+def result_shape(op: str, shapes: list[Shape]) -> Shape:
+    if op == "matmul":
+        return (shapes[0][0], shapes[1][1])
+    return tuple(np.broadcast_shapes(*shapes))
+
+
+def random_program(rng: np.random.Generator, ops: tuple[str, ...] = ENGINE_OPS) -> tuple[Program, Leaves]:
+    """2 to 6 steps over 3 to 6 leaves, then a sum to a scalar output; a value may feed a step twice (x * x)."""
+    shapes = leaf_pool(rng)
+    leaves = {name: normal(rng, shape) for name, shape in shapes.items()}
+    program: Program = []
+    last = str(rng.choice(list(shapes)))
+    for step in range(int(rng.integers(2, 7))):
+        op = str(rng.choice([op for op in ops if op != "sum"]))
+        inputs = operands(op, shapes, last, rng)
+        if inputs is None:
+            continue
+        last = f"h{step}"
+        shapes[last] = result_shape(op, [shapes[source] for source in inputs])
+        program.append((last, op, inputs))
+    program.append(("out", "sum", (last,)))
+    return program, leaves
+
+
+def used_leaves(program: Program, leaves: Leaves) -> set[str]:
+    """The leaves the output depends on."""
+    reached, inputs = {program[-1][0]}, {name: sources for name, _, sources in program}
+    for name, _, _ in reversed(program):
+        if name in reached:
+            reached.update(inputs[name])
+    return reached & set(leaves)
+
+
+def random_engine_case(rng: np.random.Generator) -> tuple[Program, Leaves, list[str]]:
+    """A random program; each leaf requires grad with probability 2/3, at least one the output uses does."""
+    program, leaves = random_program(rng)
+    requires_grad = sorted(name for name in leaves if rng.random() < 0.67)
+    used = sorted(used_leaves(program, leaves))
+    if not set(requires_grad) & set(used):
+        requires_grad = sorted({*requires_grad, used[int(rng.integers(len(used)))]})
+    return program, leaves, requires_grad
+
+
+def violation(claimed: np.ndarray, true: np.ndarray) -> float:
+    """How far a claimed gradient is outside gradcheck's tolerance (< 1: inside), against the true gradient."""
+    if claimed.size == 0:
+        return 0.0
+    return float(np.max(np.abs(claimed - true) / (GRADCHECK_ATOL + GRADCHECK_RTOL * np.abs(true))))
+
+
+def wrong_gradient(rng: np.random.Generator, true: np.ndarray) -> np.ndarray:
+    """A gradient as a wrong backward rule gives it: a forgotten path, a sign, a broadcast, or one element."""
+    mistake = int(rng.integers(4))
+    if mistake == 0:
+        return true * 2.0  # a reused value's gradient counted twice (or half: the other path forgotten)
+    if mistake == 1:
+        return -true
+    if mistake == 2 and true.ndim == 2 and true.shape[0] == true.shape[1]:
+        return np.ascontiguousarray(true.T)  # a square matmul's gradient, transposed
+    wrong = true.copy()
+    wrong.flat[int(rng.integers(max(wrong.size, 1)))] += 0.05 + 0.1 * abs(float(wrong.flat[-1]) if wrong.size else 0)
+    return wrong
+
+
+def random_gradcheck_case(rng: np.random.Generator) -> tuple[Program, Leaves, dict[str, np.ndarray]]:
+    """A smooth random program and claimed gradients of 1 to 3 leaves: right (torch's) half the time, else one
+    of them wrong by a clear margin (so finite differences and torch agree on the verdict)."""
+    while True:
+        program, leaves = random_program(rng, SMOOTH_OPS)
+        used = sorted(used_leaves(program, leaves))
+        checked = [str(name) for name in rng.permutation(used)[:int(rng.integers(1, 4))]]
+        true = engine_gradients_reference(program, leaves, checked)
+        grads = {name: true[name] for name in checked if true[name] is not None}
+        if not grads or max(float(np.max(np.abs(g), initial=0.0)) for g in grads.values()) > 1e3:
+            continue
+        if rng.random() < 0.5:
+            name = str(rng.choice(list(grads)))
+            grads[name] = wrong_gradient(rng, grads[name])
+            if not violation(grads[name], true[name]) > 10:
+                continue
+        return program, leaves, grads
+
+
+def random_mlp_case(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """N 1 to 6 samples of D features, H hidden units, C classes (1 to 5 each); now and then large weights."""
+    n, d, h, c = (int(size) for size in rng.integers(1, 6, size=4))
+    n = int(rng.integers(1, 7))
+    scale = 30.0 if rng.random() < 0.15 else 1.0
+    return (normal(rng, (n, d)), rng.integers(0, c, size=n).astype(np.int64), normal(rng, (d, h)) / np.sqrt(d),
+            normal(rng, (h,)) * 0.1, normal(rng, (h, c)) * scale / np.sqrt(h), normal(rng, (c,)) * 0.1)
+
+
+# Fixed cases for part 2.
+def grid(*shape: int, scale: float = 0.25) -> np.ndarray:
+    """Distinct small values of ``shape``, some negative, none 0 (relu's kink)."""
+    return (np.arange(float(np.prod(shape))).reshape(shape) - 2.6) * scale
+
+
+LINEAR: Program = [("h", "matmul", ("x", "w")), ("z", "add", ("h", "b")), ("out", "sum", ("z",))]
+LINEAR_LEAVES = {"x": grid(2, 3), "w": grid(3, 2, scale=0.5), "b": np.array([0.5, -1.0])}
+SQUARED: Program = [("h", "mul", ("x", "x")), ("out", "sum", ("h",))]
+TWO_PATHS: Program = [("h", "tanh", ("x",)), ("p", "mul", ("h", "w")), ("q", "add", ("p", "h")),
+                      ("out", "sum", ("q",))]
+BROADCAST_BOTH: Program = [("h", "mul", ("s", "v")), ("z", "add", ("h", "c")), ("r", "relu", ("z",)),
+                           ("out", "sum", ("r",))]
+SHORT_AND_LONG: Program = [("h", "tanh", ("x",)), ("p", "mul", ("h", "w")), ("t", "tanh", ("p",)),
+                           ("q", "add", ("h", "t")), ("out", "sum", ("q",))]  # h reaches q directly and via p, t
+TWO_LAYERS: Program = [("h", "matmul", ("x", "w")), ("z", "add", ("h", "b")), ("a", "relu", ("z",)),
+                       ("p", "matmul", ("a", "u")), ("out", "sum", ("p",))]
+TWO_LAYERS_LEAVES = {"x": grid(3, 2), "w": grid(2, 4, scale=0.3), "b": np.array([[0.1, -0.2, 0.3, 0.05]]),
+                     "u": grid(4, 2, scale=0.2)}
+CUBE: Program = [("h", "mul", ("x", "x")), ("k", "mul", ("h", "c")), ("out", "sum", ("k",))]
+DRIFT: Program = [("h", "mul", ("x", "z")), ("q", "add", ("h", "y")), ("out", "sum", ("q",))]
+SCALED: Program = [("h", "mul", ("x", "w")), ("out", "sum", ("h",))]
+SQUARE_MATMUL: Program = [("h", "matmul", ("x", "w")), ("t", "tanh", ("h",)), ("out", "sum", ("t",))]
+SQUARE_LEAVES = {"x": grid(2, 2, scale=0.3) + np.eye(2), "w": np.array([[0.4, -1.2], [0.9, 0.3]])}
+
+
+def square_matmul_grads(transposed: bool) -> dict[str, np.ndarray]:
+    grad = engine_gradients_reference(SQUARE_MATMUL, SQUARE_LEAVES, ["w"])["w"]
+    return {"w": np.ascontiguousarray(grad.T) if transposed else grad}
+
+
+def torch_grads(program: Program, leaves: Leaves, names: list[str]) -> dict[str, np.ndarray]:
+    grads = engine_gradients_reference(program, leaves, names)
+    return {name: grads[name] for name in names}
+
+
+def one_element_off(program: Program, leaves: Leaves, name: str) -> dict[str, np.ndarray]:
+    grads = torch_grads(program, leaves, [name])
+    grads[name] = grads[name].copy()
+    grads[name].flat[-1] += 0.01
+    return grads
+
+
+def mlp_case(n: int, d: int, h: int, c: int, scale: float = 1.0, seed: int = 11) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    return (grid(n, d, scale=0.3), (np.arange(n) * 2 % c).astype(np.int64), normal(rng, (d, h)) / np.sqrt(d),
+            normal(rng, (h,)) * 0.1, normal(rng, (h, c)) * scale / np.sqrt(h), normal(rng, (c,)) * 0.1)
+
+
+ENGINE_ALLOWED = (*MUL_ALLOWED, *MATMUL_ALLOWED, *ORDER_ALLOWED, "tanh", "maximum", "where", "ones", "ones_like")
+GRADCHECK_ALLOWED = (*ENGINE_ALLOWED, "ndindex", "allclose", "isclose", "flat", "all", "float64", "item", "ravel")
+MLP_ALLOWED = (*MUL_ALLOWED, *MATMUL_ALLOWED, "tanh", "exp", "log", "max", "mean", "eye", "zeros_like",
+               "take_along_axis", "logaddexp", "ones")
+
+ENGINE_INPUTS = ("The cases draw programs of 2 to 6 steps over 3 to 6 float64 leaves of 0 to 2 dims (sizes 1 to 4) "
+                 "with every op, broadcasting (a bias, a scale, a column times a row), a value used twice, leaves "
+                 "that need no grad and leaves the output does not use.")
+GRADCHECK_INPUTS = ("The cases draw programs of smooth ops (add, mul, matmul, tanh, then sum) over float64 leaves, "
+                    "and claimed gradients of 1 to 3 leaves: right (torch's) or wrong (doubled, negated, "
+                    "transposed, one element off, the wrong shape), right ones off by a tiny relative error, and "
+                    "gradients near 0.")
+MLP_INPUTS = ("The cases draw N from 1 to 6 samples, D, H and C from 1 to 5 (square ones too), int64 targets, "
+              "and now and then second-layer weights 30 times larger (logits in the tens).")
+
+ENGINE_HINT = ("When a value feeds two later steps, what must happen to the two gradients that come back to it, "
+               "and when may a node hand its gradient on?")
+GRADCHECK_HINT = ("How large is the error of a one-sided difference next to a central one, and when is an absolute "
+                  "difference of 1e-4 small or large?")
+MLP_HINT = ("Which gradient does the mean cross-entropy send into the logits, and which shape must each gradient "
+            "have to match the value it belongs to?")
+
+ENGINE_GRADIENTS = Task(
+    name="engine_gradients", reference=engine_gradients_reference,
+    examples=[(LINEAR, LINEAR_LEAVES, ["w", "b"]), (SQUARED, {"x": np.array([1.0, -2.0, 3.0])}, ["x"])],
+    clauses=[
+        Clause("a value used twice gets both gradients, added (the second does not replace the first)",
+               (TWO_PATHS, {"x": grid(2, 3), "w": grid(3, scale=0.4)}, ["x", "w"])),
+        Clause("a value used twice gets both gradients, added (the second does not replace the first)",
+               (SQUARED, {"x": grid(2, 2)}, ["x"])),
+        Clause("add and mul broadcast: each gradient is summed back to its input's shape (`sum_to_shape`)",
+               (BROADCAST_BOTH, {"s": grid(3, 1), "v": grid(4, scale=0.3), "c": np.asarray(0.3)}, ["s", "v", "c"])),
+        Clause("a node runs only once every gradient has reached it (topological order: a short and a long path)",
+               (SHORT_AND_LONG, {"x": grid(2, 3), "w": grid(2, 3, scale=0.4)}, ["x", "w"])),
+        Clause("a node runs only once every gradient has reached it (topological order: a short and a long path)",
+               (TWO_LAYERS, TWO_LAYERS_LEAVES, ["x", "w", "b", "u"])),
+        Clause("a leaf that does not require grad gets no gradient: None, and none is sent into it",
+               (LINEAR, LINEAR_LEAVES, ["w"])),
+        Clause("`matmul`'s gradients have their inputs' shapes (not square)",
+               (TWO_LAYERS, TWO_LAYERS_LEAVES, ["w", "u"])),
+        Clause("a leaf the output does not use keeps grad None",
+               (LINEAR, {**LINEAR_LEAVES, "c": np.asarray(2.0)}, ["x", "c"])),
+        Clause("relu passes the gradient where its input is positive; tanh multiplies by 1 - tanh²",
+               ([("h", "relu", ("x",)), ("t", "tanh", ("h",)), ("out", "sum", ("t",))], {"x": grid(2, 3)}, ["x"])),
+        Clause("return a dict of every leaf's grad (a float64 array, or None)",
+               ([("out", "sum", ("x",))], {"x": grid(4), "y": grid(2)}, ["x", "y"])),
+    ],
+    random_case=random_engine_case, tolerance=GRADIENT_TOLERANCE,
+    hint=ENGINE_HINT, allowed=ENGINE_ALLOWED, inputs=ENGINE_INPUTS,
+)
+GRADCHECK = Task(
+    name="gradcheck", reference=gradcheck_reference,
+    examples=[(SQUARED, {"x": np.array([1.0, -2.0])}, {"x": np.array([2.0, -4.0])}),
+              (SQUARED, {"x": np.array([1.0, -2.0])}, {"x": np.array([1.0, -2.0])})],
+    clauses=[
+        Clause("accept right gradients (here the transposes of a square matmul's are right)", (
+            SQUARE_MATMUL, SQUARE_LEAVES, square_matmul_grads(False))),
+        Clause("reject a wrong one: compare element by element (a transposed gradient has the same sum)", (
+            SQUARE_MATMUL, SQUARE_LEAVES, square_matmul_grads(True))),
+        Clause("reject a wrong one: compare every element (here only the last is wrong)",
+               (TWO_PATHS, {"x": grid(2, 3), "w": grid(3, scale=0.4)}, one_element_off(
+                   TWO_PATHS, {"x": grid(2, 3), "w": grid(3, scale=0.4)}, "x"))),
+        Clause("check every leaf in `grads` (here the second one is wrong)",
+               (LINEAR, LINEAR_LEAVES, {**torch_grads(LINEAR, LINEAR_LEAVES, ["w"]),
+                                        "b": torch_grads(LINEAR, LINEAR_LEAVES, ["b"])["b"] * 2})),
+        Clause("central differences (f(x + eps) - f(x - eps)) / (2 eps): a one-sided one is off by eps f''/2",
+               (CUBE, {"x": np.array([1e-4, -2e-4, 3e-4]), "c": np.asarray(2e4)},
+                torch_grads(CUBE, {"x": np.array([1e-4, -2e-4, 3e-4]), "c": np.asarray(2e4)}, ["x"]))),
+        Clause("|claimed - numeric| <= atol + rtol * |numeric|: a tiny relative error of a large gradient passes",
+               (SCALED, {"x": grid(2, 3), "w": grid(2, 3, scale=40.0) + 150.0},
+                {"x": (grid(2, 3, scale=40.0) + 150.0) * (1 + 1e-4)})),
+        Clause("|claimed - numeric| <= atol + rtol * |numeric|: near 0, atol decides",
+               (DRIFT, {"x": grid(2, 2), "z": np.full((2, 2), 1e-20), "y": grid(2, 2) + 1.0},
+                {"x": np.full((2, 2), 1e-20)})),
+        Clause("a claimed gradient whose shape is not its leaf's is wrong: return False (do not raise)",
+               (LINEAR, LINEAR_LEAVES, {"w": torch_grads(LINEAR, LINEAR_LEAVES, ["w"])["w"].T.copy()})),
+        Clause("return a Python bool; do not change `leaves`", (SQUARED, {"x": grid(3, 2)}, torch_grads(
+            SQUARED, {"x": grid(3, 2)}, ["x"]))),
+    ],
+    random_case=random_gradcheck_case, tolerance=GRADIENT_TOLERANCE,
+    hint=GRADCHECK_HINT, allowed=GRADCHECK_ALLOWED, inputs=GRADCHECK_INPUTS,
+)
+MLP_BACKWARD = Task(
+    name="mlp_backward", reference=mlp_backward_reference,
+    examples=[mlp_case(4, 3, 5, 2), mlp_case(2, 2, 3, 4, seed=3)],
+    clauses=[
+        Clause("`logits`: softmax minus the one-hot target, divided by N (the loss is a mean)", mlp_case(5, 2, 3, 3)),
+        Clause("`w2`, `w1` have the weights' shapes and are not transposed (square layers)", mlp_case(3, 4, 4, 4)),
+        Clause("`b2`, `b1`: summed over the batch, shaped like the biases", mlp_case(6, 3, 2, 5, seed=5)),
+        Clause("`h_pre`: `h`'s gradient times tanh's derivative, 1 - h²", mlp_case(4, 3, 6, 2, scale=3.0)),
+        Clause("compute the softmax stably: logits in the thousands still give finite gradients",
+               mlp_case(3, 2, 3, 3, scale=3000.0)),
+        Clause("N may be 1", mlp_case(1, 3, 2, 3, seed=8)),
+        Clause("C may be 1: the softmax is then 1 and every gradient 0", mlp_case(3, 2, 2, 1)),
+    ],
+    random_case=random_mlp_case, tolerance=GRADIENT_TOLERANCE,
+    hint=MLP_HINT, allowed=MLP_ALLOWED, inputs=MLP_INPUTS,
+)
+
+EXERCISE = Exercise(notebook="autograd", tasks=(SUM_TO_SHAPE, MUL_BACKWARD, MATMUL_BACKWARD, TOPOLOGICAL_ORDER, BACKPROP,
+                                                ENGINE_GRADIENTS, GRADCHECK, MLP_BACKWARD))

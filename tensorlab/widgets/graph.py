@@ -14,7 +14,7 @@ nodes sit in layers by their longest distance from the result, so no graphviz is
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ import numpy as np
 from .base import Explorer
 from .svg import COLOURS, Svg
 
-__all__ = ["GraphExplorer", "GraphModel", "GraphNode", "BackwardStep"]
+__all__ = ["GraphExplorer", "GraphModel", "GraphNode", "BackwardStep", "replay"]
 
 NODE_WIDTH, NODE_GAP, LAYER_HEIGHT = 190, 16, 78
 
@@ -301,12 +301,47 @@ def render_svg(model: GraphModel, count: int = 0) -> str:
     return str(svg)
 
 
+# A learner's own engine (unit 11's exercise): each node has ``data``, ``requires_grad``, the ``parents`` it
+# was computed from and the name of its ``op``; leaves have no parents.
+REPLAYED_OPS: dict[str, Callable[..., Any]] = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
+                "sum": lambda a: a.sum(), "relu": lambda a: a.relu(), "tanh": lambda a: a.tanh()}
+
+
+def replay(root: Any, names: Mapping[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    """A graph built by another engine, rebuilt op by op in tensorlab: ``(root, names)`` for GraphExplorer.
+
+    Only the structure and the leaves' values are read; every op runs again in tensorlab, so the picture
+    and its backward steps are tensorlab's, to compare with what the other engine computed.
+    """
+    from .. import tensor
+
+    rebuilt: dict[int, Any] = {}
+
+    def build(node: Any) -> Any:
+        if id(node) not in rebuilt:
+            if not node.parents:
+                rebuilt[id(node)] = tensor(np.asarray(node.data), requires_grad=bool(node.requires_grad))
+            else:
+                rebuilt[id(node)] = REPLAYED_OPS[node.op](*(build(parent) for parent in node.parents))
+        return rebuilt[id(node)]
+
+    new_root = build(root)
+    return new_root, {name: rebuilt[id(node)] for name, node in (names or {}).items() if id(node) in rebuilt}
+
+
 class GraphExplorer(Explorer):
-    """``GraphExplorer(loss, names={"x": x, "w": w})``; move the slider to run backward step by step."""
+    """``GraphExplorer(loss, names={"x": x, "w": w})``; move the slider to run backward step by step.
+
+    ``GraphExplorer.of_engine(out, names)`` draws a graph built by your own engine (see ``replay``).
+    """
 
     def __init__(self, root: Any, names: Mapping[str, Any] | None = None, step: int = 0) -> None:
         self.model = GraphModel(root, names)
         self.step = max(0, min(step, len(self.model.steps)))
+
+    @classmethod
+    def of_engine(cls, root: Any, names: Mapping[str, Any] | None = None, step: int = 0) -> GraphExplorer:
+        return cls(*replay(root, names), step=step)
 
     def to_svg(self) -> str:
         return render_svg(self.model, self.step)

@@ -18,7 +18,8 @@ import nbformat
 
 FULL = {"broadcast_shape": 2, "broadcast_add": 3, "expand_to": 2}
 FULL_08 = {"gather_loops": 2, "scatter_add_loops": 2, "gather_vectorised": 3, "scatter_add_vectorised": 3}
-FULL_11 = {"sum_to_shape": 2, "mul_backward": 2, "matmul_backward": 2, "topological_order": 2, "backprop": 2}
+FULL_11 = {"sum_to_shape": 2, "mul_backward": 2, "matmul_backward": 2, "topological_order": 2, "backprop": 2,
+           "engine_gradients": 3, "gradcheck": 2, "mlp_backward": 3}
 ZERO = dict.fromkeys(FULL, 0)
 TESTS = ("test_broadcast_shape", "test_broadcast_add", "test_expand_to")
 
@@ -166,8 +167,10 @@ STUDENTS_11 = [
     FakeStudent("perfect", "solution", expected=dict(FULL_11)),
     FakeStudent("blank", "released", expected=losing(FULL_11, *FULL_11)),
     # sums shape's size-1 dims at the same positions of grad, before the leading dims are gone; once
-    # passed the public checks; mul_backward calls it, so it costs both
-    FakeStudent("misaligned_unbroadcast", "solution", expected=losing(FULL_11, "sum_to_shape", "mul_backward"), cells={
+    # passed the public checks; mul_backward and the Tensor engine call it, so it costs all three (not the
+    # MLP's biases: summing over the batch alone, it lines up)
+    FakeStudent("misaligned_unbroadcast", "solution", expected=losing(FULL_11, "sum_to_shape", "mul_backward",
+                                                                       "engine_gradients"), cells={
         "sum_to_shape_solution": """
 def sum_to_shape(grad, shape):
     stretched = tuple(dim for dim, size in enumerate(shape) if size == 1 and grad.shape[dim] != 1)
@@ -191,7 +194,9 @@ def topological_order(graph, root):
     return order
 """,
     }),
-    FakeStudent("transposed_matmul_grad", "solution", expected=losing(FULL_11, "matmul_backward"), cells={
+    # the Tensor engine and the MLP by hand call matmul_backward, so they lose theirs too
+    FakeStudent("transposed_matmul_grad", "solution", expected=losing(FULL_11, "matmul_backward", "engine_gradients",
+                                                                       "mlp_backward"), cells={
         "matmul_backward_solution": "def matmul_backward(grad, a, b):\n    return grad @ b.T, grad.T @ a",
     }),
 ]
