@@ -163,4 +163,113 @@ def split_at_breaks(events, supported):
     breaks = [-1] + [i for i, event in enumerate(events) if event not in supported] + [len(events)]
     return [list(range(left + 1, right)) for left, right in zip(breaks, breaks[1:]) if right - left > 1]
 '''),
+    # --- squash_in_one_graph --------------------------------------------------------------------
+    Alternative("squash_in_one_graph", "divide-by-the-peak-clamped-at-one", '''
+def squash_in_one_graph(x):
+    """Dividing by max(peak, 1) is dividing by the peak above 1 and by 1 (nothing) otherwise."""
+    peak = x.abs().max()
+    return torch.tanh(x / torch.clamp(peak, min=1.0)) * 2 + peak
+'''),
+    Alternative("squash_in_one_graph", "maximum-and-where-at-or-above-one", '''
+def squash_in_one_graph(x):
+    """At exactly 1 both branches agree (x / 1 is x), so >= is as right as >."""
+    peak = torch.amax(torch.abs(x))
+    scaled = torch.where(peak >= 1.0, x / torch.maximum(peak, torch.ones_like(peak)), x)
+    return 2 * torch.tanh(scaled) + peak
+'''),
+    Alternative("squash_in_one_graph", "torch-cond-keeps-the-branch", '''
+def divided(x, peak):
+    return x / peak
+
+
+def unchanged(x, peak):
+    return x.clone()
+
+
+def squash_in_one_graph(x):
+    """torch.cond: a data-dependent branch Dynamo captures as one higher-order op."""
+    peak = x.abs().max()
+    x = torch.cond(peak > 1.0, divided, unchanged, (x, peak))
+    return torch.tanh(x) * 2 + peak
+'''),
+    # --- predicted_compiles ---------------------------------------------------------------------
+    Alternative("predicted_compiles", "dynamic-dims-as-a-set-and-guard-dicts", '''
+def predicted_compiles(calls):
+    """Graphs as dicts of guards; which dims (and scale) went dynamic kept as a set of changes."""
+    graphs, first, changed = [], None, set()
+    for shape, dtype, requires_grad, scale in calls:
+        def fits(graph):
+            if graph["dtype"] != dtype or graph["requires_grad"] != requires_grad:
+                return False
+            if graph["scale"] is not None and graph["scale"] != scale:
+                return False
+            return all(n >= 2 if size == "dynamic" else n == size for size, n in zip(graph["sizes"], shape))
+        if any(fits(graph) for graph in graphs):
+            continue
+        if len(graphs) >= 8:
+            continue
+        if first is None:
+            first = (tuple(shape), scale)
+        changed |= {dim for dim in range(len(shape)) if shape[dim] != first[0][dim]}
+        if scale != first[1]:
+            changed.add("scale")
+        sizes = ["dynamic" if dim in changed and shape[dim] >= 2 else shape[dim] for dim in range(len(shape))]
+        graphs.append({"dtype": dtype, "requires_grad": requires_grad, "sizes": sizes,
+                       "scale": None if "scale" in changed else scale})
+    return len(graphs)
+'''),
+    Alternative("predicted_compiles", "cache-keys-with-wildcards", '''
+WILD = "any"
+
+
+def key_of(shape, dtype, requires_grad, scale, dynamic):
+    """The cache key a graph compiled now would accept: dynamic dims (sizes from 2) become wildcards."""
+    sizes = tuple(WILD if dim in dynamic and size >= 2 else size for dim, size in enumerate(shape))
+    return (dtype, requires_grad, WILD if "scale" in dynamic else scale) + sizes
+
+
+def matches(key, call_key):
+    """dtype, requires_grad and scale first, then the sizes: a wildcard size stands for any size from 2."""
+    settings = all(want in (WILD, got) for want, got in zip(key[:3], call_key[:3]))
+    return settings and all(got >= 2 if want == WILD else want == got for want, got in zip(key[3:], call_key[3:]))
+
+
+def predicted_compiles(calls):
+    keys, dynamic, last_compiled = [], set(), None
+    for shape, dtype, requires_grad, scale in calls:
+        exact = key_of(shape, dtype, requires_grad, scale, set())
+        if any(matches(key, exact) for key in keys) or len(keys) == 8:
+            continue
+        if last_compiled is not None:
+            old_shape, old_scale = last_compiled
+            dynamic |= {dim for dim in range(len(shape)) if shape[dim] != old_shape[dim]}
+            if scale != old_scale:
+                dynamic.add("scale")
+        last_compiled = (shape, scale)
+        keys.append(key_of(shape, dtype, requires_grad, scale, dynamic))
+    return len(keys)
+'''),
+    Alternative('fuse_elementwise', 'use-counter-and-last-user', '''
+from collections import Counter
+def fuse_elementwise(nodes, elementwise):
+    count = Counter(a for _, _, args in nodes for a in args if isinstance(a, str))
+    user = {}
+    for name, _, args in nodes:
+        for a in args:
+            if isinstance(a, str):
+                user[a] = name
+    op = dict((n, o) for n, o, _ in nodes)
+    taken, groups = set(), []
+    for name, o, _ in nodes:
+        if o not in elementwise or name in taken:
+            continue
+        chain, here = [name], name
+        while count[here] == 1 and user[here] not in taken and op[user[here]] in elementwise:
+            here = user[here]
+            chain.append(here)
+        if len(chain) > 1:
+            taken.update(chain)
+            groups.append(chain)
+    return groups
+'''),
 ]

@@ -293,4 +293,261 @@ def split_at_breaks(events, supported):
 ''', nudge="Which modules does this exercise refuse, and which parts are yours to write?"),
 ]
 
-MUTANTS = ELIMINATE_DEAD_CODE + ELIMINATE_COMMON_SUBEXPRESSIONS + FUSE_ELEMENTWISE + SPLIT_AT_BREAKS
+
+# --- squash_in_one_graph: a graph break left in, or values the rewrite changed -------------------
+SQUASH_IN_ONE_GRAPH = [
+    Mutant("squash_in_one_graph", "keeps-the-item-call", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max().item()
+    x = torch.where(torch.tensor(peak > 1.0), x / peak, x)
+    return torch.tanh(x) * 2 + peak
+''', nudge="What kind of value does .item() hand back, and can Dynamo keep a graph going through it?"),
+    Mutant("squash_in_one_graph", "keeps-the-print", '''
+def squash_in_one_graph(x):
+    print("squashing", tuple(x.shape))
+    peak = x.abs().max()
+    x = torch.where(peak > 1.0, x / peak, x)
+    return torch.tanh(x) * 2 + peak
+''', nudge="Is a print something a graph of tensor ops can hold?"),
+    Mutant("squash_in_one_graph", "python-if-on-a-tensor", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    if peak > 1.0:
+        x = x / peak
+    return torch.tanh(x) * 2 + peak
+''', nudge="When a Python if asks a tensor for True or False, which value must Dynamo know while it is still "
+           "tracing, before any data exists?"),
+    Mutant("squash_in_one_graph", "always-divides", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    return torch.tanh(x / peak) * 2 + peak
+''', nudge="When the largest magnitude is below 1 (or 0), does the given function divide at all?"),
+    Mutant("squash_in_one_graph", "never-divides", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    return torch.tanh(x) * 2 + peak
+''', nudge="When the largest magnitude is above 1, what does the given function do to x before tanh?"),
+    Mutant("squash_in_one_graph", "item-replaced-by-a-constant", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    x = torch.where(peak > 1.0, x / peak, x)
+    return torch.tanh(x) * 2 + 1.0
+''', nudge="What number did .item() hand back, and is it the same for every input?"),
+    Mutant("squash_in_one_graph", "forgets-the-magnitude", '''
+def squash_in_one_graph(x):
+    peak = x.max()
+    x = torch.where(peak > 1.0, x / peak, x)
+    return torch.tanh(x) * 2 + peak
+''', nudge="When the element farthest from 0 is negative, is it the largest value of x?"),
+    Mutant("squash_in_one_graph", "peak-per-row", '''
+def squash_in_one_graph(x):
+    peak = x.abs().amax(dim=-1, keepdim=True)
+    x = torch.where(peak > 1.0, x / peak, x)
+    return torch.tanh(x) * 2 + peak
+''', nudge="Over which elements does .max() without a dim look for the largest magnitude?"),
+    Mutant("squash_in_one_graph", "works-in-float32", '''
+def squash_in_one_graph(x):
+    x = x.float()
+    peak = x.abs().max()
+    x = torch.where(peak > 1.0, x / peak, x)
+    return torch.tanh(x) * 2 + peak
+''', nudge="What dtype did the given function return for a float64 input?"),
+    Mutant("squash_in_one_graph", "divides-the-input-in-place", '''
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    x.div_(torch.clamp(peak, min=1.0))
+    return torch.tanh(x) * 2 + peak
+''', nudge="After your function returns, is the caller's tensor still what it passed in?"),
+    Mutant("squash_in_one_graph", "hides-python-in-one-node", '''
+import torch
+
+
+@torch.compiler.allow_in_graph
+def squash_with_breaks_whole(x):
+    return squash_with_breaks(x)
+
+
+def squash_in_one_graph(x):
+    return squash_with_breaks_whole(x)
+''', nudge="Does hiding the breaks inside one graph node remove them, and what does Dynamo then no longer guard?"),
+    Mutant("squash_in_one_graph", "calls-tensorlab", '''
+import tensorlab
+
+
+def squash_in_one_graph(x):
+    peak = x.abs().max()
+    return torch.from_numpy(tensorlab.tanh(tensorlab.tensor(torch.where(peak > 1.0, x / peak, x).numpy())).numpy()) * 2 + peak
+''', nudge="Which modules does this part refuse, and which does it need?"),
+]
+
+
+# --- predicted_compiles: one rule of Dynamo's guards and recompiles forgotten or bent ----------------
+_COMPILES = '''
+def predicted_compiles(calls):
+    graphs, remembered = [], None
+    for shape, dtype, requires_grad, scale in calls:
+        def passes(graph):
+            sizes, kind, grad, value = graph
+            return ({kind} and {grad} and (value is None or value == scale)
+                    and all(size == n if size is not None else {dynamic} for size, n in zip(sizes, shape)))
+        if any(passes(graph) for graph in graphs) or {limit}:
+            continue
+        if remembered is None:
+            remembered = (list(shape), scale)
+        else:
+            sizes, value = remembered
+            remembered = ([{size} for a, n in zip(sizes, shape)], {value})
+        sizes, value = remembered
+        graphs.append(([{specialise} for a, n in zip(sizes, shape)], dtype, requires_grad, value))
+    return {result}
+'''
+
+
+def _compiles(kind: str = "kind == dtype", grad: str = "grad == requires_grad", dynamic: str = "n >= 2",
+              limit: str = "len(graphs) == 8", size: str = "a if a == n else None",
+              value: str = "value if value == scale else None",
+              specialise: str = "None if a is None and n >= 2 else n", result: str = "len(graphs)") -> str:
+    return _COMPILES.format(kind=kind, grad=grad, dynamic=dynamic, limit=limit, size=size, value=value,
+                            specialise=specialise, result=result)
+
+
+PREDICTED_COMPILES = [
+    Mutant("predicted_compiles", "counts-recompiles-only", _compiles(result="max(len(graphs) - 1, 0)"),
+           nudge="Is the very first compile a graph too?"),
+    Mutant("predicted_compiles", "no-dtype-guard", _compiles(kind="True"),
+           nudge="Can a graph traced for float32 tensors run float64 ones?"),
+    Mutant("predicted_compiles", "no-requires-grad-guard", _compiles(grad="True"),
+           nudge="Does a graph traced without autograd know what a tensor that requires grad needs?"),
+    Mutant("predicted_compiles", "no-dynamic-shapes", _compiles(size="n"),
+           nudge="After a size has changed once, does Dynamo keep compiling a graph for each new size?"),
+    Mutant("predicted_compiles", "sizes-0-and-1-dynamic-too", _compiles(dynamic="True", specialise="a"),
+           nudge="Which sizes does a dynamic dim refuse to treat like any other, and why might 0 and 1 be special?"),
+    Mutant("predicted_compiles", "no-recompile-limit", _compiles(limit="False"),
+           nudge="Does Dynamo keep compiling a function forever, or is there a limit?"),
+    Mutant("predicted_compiles", "scale-always-specialised", _compiles(value="scale"),
+           nudge="After scale has changed once, does each new int still need a graph of its own?"),
+    Mutant("predicted_compiles", "scale-dynamic-at-any-recompile", _compiles(value="None"),
+           nudge="When a recompile comes from a new dtype or size and scale is the same, has scale changed?"),
+    Mutant("predicted_compiles", "every-dim-dynamic-at-once", _compiles(
+        size="None if sizes != list(shape) else a"),
+           nudge="When only the rows changed, why would the number of columns become dynamic?"),
+    Mutant("predicted_compiles", "remembers-sizes-per-dtype", '''
+def predicted_compiles(calls):
+    graphs, remembered = [], {}
+    for shape, dtype, requires_grad, scale in calls:
+        def passes(graph):
+            sizes, kind, grad, value = graph
+            return (kind == dtype and grad == requires_grad and (value is None or value == scale)
+                    and all(size == n if size is not None else n >= 2 for size, n in zip(sizes, shape)))
+        if any(passes(graph) for graph in graphs) or len(graphs) == 8:
+            continue
+        if dtype not in remembered:
+            remembered[dtype] = (list(shape), scale)
+        else:
+            sizes, value = remembered[dtype]
+            remembered[dtype] = ([a if a == n else None for a, n in zip(sizes, shape)], value if value == scale else None)
+        sizes, value = remembered[dtype]
+        graphs.append(([None if a is None and n >= 2 else n for a, n in zip(sizes, shape)], dtype, requires_grad, value))
+    return len(graphs)
+''', nudge="Is what Dynamo remembers about earlier sizes kept per graph, per dtype, or once for the whole function?"),
+    Mutant("predicted_compiles", "one-graph-per-distinct-call", '''
+def predicted_compiles(calls):
+    return min(len(set(calls)), 8)
+''', nudge="When a size changes a second time, does Dynamo need yet another graph?"),
+    Mutant("predicted_compiles", "counts-with-torch", '''
+import torch
+
+
+def predicted_compiles(calls):
+    graphs = []
+    compiled = torch.compile(scale_shift, backend=lambda graph, inputs: graphs.append(graph) or graph.forward)
+    for shape, dtype, requires_grad, scale in calls:
+        compiled(torch.ones(shape, dtype=getattr(torch, dtype), requires_grad=requires_grad), scale)
+    return len(graphs)
+''', nudge="Which modules does this part refuse, and what is the part asking you to do without them?"),
+]
+
+
+MUTANTS = (ELIMINATE_DEAD_CODE + ELIMINATE_COMMON_SUBEXPRESSIONS + FUSE_ELEMENTWISE + SPLIT_AT_BREAKS
+           + SQUASH_IN_ONE_GRAPH + PREDICTED_COMPILES)
+
+# Found by a fresh attack (issue 26): a family of ops written as the members the examples show, and a "new" list
+# that is the argument.
+MUTANTS += [
+    Mutant('eliminate_dead_code', 'side-effect-ops-listed-not-ruled', '''def eliminate_dead_code(nodes):
+    """The nodes the output needs, plus placeholders, the output and side effects, in order."""
+    ### BEGIN SOLUTION
+    needed, kept = set(), []
+    for name, op, args in reversed(nodes):
+        effect = op in ("print", "add_", "mul_", "relu_", "rand", "randn", "randint")
+        if op in ("placeholder", "output") or effect or name in needed:
+            kept.append((name, op, args))
+            needed.update(a for a in args if isinstance(a, str))
+    return kept[::-1]
+    ### END SOLUTION''', nudge='Does the statement list the ops with a side effect, or give a rule about their names that covers ops you have not seen?'),
+    Mutant('eliminate_dead_code', 'rand-family-as-three-names', '''def eliminate_dead_code(nodes):
+    """The nodes the output needs, plus placeholders, the output and side effects, in order."""
+    ### BEGIN SOLUTION
+    needed, kept = set(), []
+    for name, op, args in reversed(nodes):
+        effect = op == "print" or op.endswith("_") or op in ("rand", "randn", "randint")
+        if op in ("placeholder", "output") or effect or name in needed:
+            kept.append((name, op, args))
+            needed.update(a for a in args if isinstance(a, str))
+    return kept[::-1]
+    ### END SOLUTION''', nudge='Which ops start with rand: only the ones you have seen in the examples?'),
+    Mutant('eliminate_dead_code', 'in-place-ops-as-three-names', '''def eliminate_dead_code(nodes):
+    """The nodes the output needs, plus placeholders, the output and side effects, in order."""
+    ### BEGIN SOLUTION
+    needed, kept = set(), []
+    for name, op, args in reversed(nodes):
+        effect = op == "print" or op in ("add_", "mul_", "relu_") or op.startswith("rand")
+        if op in ("placeholder", "output") or effect or name in needed:
+            kept.append((name, op, args))
+            needed.update(a for a in args if isinstance(a, str))
+    return kept[::-1]
+    ### END SOLUTION''', nudge='Which ops end in an underscore: only add_, mul_ and relu_?'),
+    Mutant('eliminate_dead_code', 'argument-returned-when-nothing-is-dead', '''def eliminate_dead_code(nodes):
+    """The nodes the output needs, plus placeholders, the output and side effects, in order."""
+    ### BEGIN SOLUTION
+    needed, kept = set(), []
+    for name, op, args in reversed(nodes):
+        effect = op == "print" or op.endswith("_") or op.startswith("rand")
+        if op in ("placeholder", "output") or effect or name in needed:
+            kept.append((name, op, args))
+            needed.update(a for a in args if isinstance(a, str))
+    return nodes if len(kept) == len(nodes) else kept[::-1]
+    ### END SOLUTION''', nudge='When nothing is removed, is the list you return a new list, or the one you were given?'),
+    Mutant('eliminate_common_subexpressions', 'rand-family-as-three-names', '''def eliminate_common_subexpressions(nodes):
+    """The graph with every repeated pure computation replaced by its first occurrence."""
+    ### BEGIN SOLUTION
+    renamed, seen, kept = {}, {}, []
+    for name, op, args in nodes:
+        args = tuple(renamed.get(a, a) if isinstance(a, str) else a for a in args)
+        effect = op == "print" or op.endswith("_") or op in ("rand", "randn", "randint")
+        if op not in ("placeholder", "output") and not effect:
+            key = (op, args)
+            if key in seen:
+                renamed[name] = seen[key]
+                continue
+            seen[key] = name
+        kept.append((name, op, args))
+    return kept
+    ### END SOLUTION''', nudge='Which ops start with rand: only the ones you have seen in the examples?'),
+    Mutant('eliminate_common_subexpressions', 'in-place-ops-as-three-names', '''def eliminate_common_subexpressions(nodes):
+    """The graph with every repeated pure computation replaced by its first occurrence."""
+    ### BEGIN SOLUTION
+    renamed, seen, kept = {}, {}, []
+    for name, op, args in nodes:
+        args = tuple(renamed.get(a, a) if isinstance(a, str) else a for a in args)
+        effect = op == "print" or op in ("add_", "mul_", "relu_") or op.startswith("rand")
+        if op not in ("placeholder", "output") and not effect:
+            key = (op, args)
+            if key in seen:
+                renamed[name] = seen[key]
+                continue
+            seen[key] = name
+        kept.append((name, op, args))
+    return kept
+    ### END SOLUTION''', nudge='Which ops end in an underscore: only add_, mul_ and relu_?'),
+]

@@ -12,9 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from tensorlab.grading.compare import Tolerance
+from tensorlab.grading.rules import PURE_STANDARD_LIBRARY
 from tensorlab.grading.tasks import Clause, Exercise, Task
 
-__all__ = ["EXERCISE", "ELIMINATE_COMMON_SUBEXPRESSIONS", "ELIMINATE_DEAD_CODE", "FUSE_ELEMENTWISE", "SPLIT_AT_BREAKS"]
+__all__ = ["EXERCISE", "ELIMINATE_COMMON_SUBEXPRESSIONS", "ELIMINATE_DEAD_CODE", "FUSE_ELEMENTWISE", "PREDICTED_COMPILES",
+           "SPLIT_AT_BREAKS", "SQUASH_IN_ONE_GRAPH"]
 
 Node = tuple[str, str, tuple[Any, ...]]
 ELEMENTWISE = ["add", "cos", "div", "exp", "mul", "neg", "relu", "sin", "sub", "tanh"]  # lists: graded data is plain
@@ -215,8 +218,11 @@ ELIMINATE_DEAD_CODE = Task(
             ("b", "sin", ("x",)), ("a", "cos", ("x",)), ("c", "exp", ("x",)), ("d", "add", ("b", "a")), output=("d",)),)),
         Clause("the output may return several values", (graph(
             ("sin", "sin", ("x",)), ("cos", "cos", ("x",)), ("exp", "exp", ("x",)), output=("cos", "sin")),)),
+        Clause("keep every node with a side effect (`print`, an op whose name ends in `_`, an op whose name starts with `rand`) and what it needs",  # the families are rules, not lists: members the random graphs never draw
+               (graph(("randperm", "randperm", (4,)), ("rand_like", "rand_like", ("x",)), ("zero_", "zero_", ("x",)),
+                      ("clamp_", "clamp_", ("x", 0.0, 1.0)), ("sin", "sin", ("x",)), output=("sin",)),)),
     ],
-    random_case=random_dead_code_case, allowed=PLAIN_PYTHON, inputs=GRAPH_INPUTS,
+    random_case=random_dead_code_case, allowed=PLAIN_PYTHON, inputs=GRAPH_INPUTS, fresh_result=True,
     hint="Which nodes must stay whatever the output needs, and if you walk the graph from its end towards its "
     "start, how can you tell, on reaching a node, whether a node kept after it still needs its value?",
 )
@@ -257,8 +263,11 @@ ELIMINATE_COMMON_SUBEXPRESSIONS = Task(
             ("zeros", "zeros", ()), ("zeros_1", "zeros", ()), ("add", "add", ("zeros", "zeros_1"))),)),
         Clause("keep the first of the equal nodes", (graph(
             ("exp", "exp", ("x",)), ("neg", "neg", ("x",)), ("exp_1", "exp", ("x",)), ("add", "add", ("exp_1", "neg"))),)),
+        Clause("nodes with a side effect are never merged", (graph(  # members of the families the random graphs never draw
+            ("randperm", "randperm", (4,)), ("randperm_1", "randperm", (4,)), ("clamp_", "clamp_", ("x", 0.0, 1.0)),
+            ("clamp__1", "clamp_", ("x", 0.0, 1.0)), ("add", "add", ("randperm", "randperm_1"))),)),
     ],
-    random_case=random_common_subexpression_case, allowed=PLAIN_PYTHON,
+    random_case=random_common_subexpression_case, allowed=PLAIN_PYTHON, fresh_result=True,
     inputs=GRAPH_INPUTS + " Some ops repeat an earlier op on the same arguments (pure ops and side effects alike).",
     hint="What exactly must two nodes share to compute the same value, and why does a node have to be compared "
     "only after its own arguments have been renamed?",
@@ -320,4 +329,203 @@ SPLIT_AT_BREAKS = Task(
     "ends up holding no op?",
 )
 
-EXERCISE = Exercise(notebook="compiler", tasks=(ELIMINATE_DEAD_CODE, ELIMINATE_COMMON_SUBEXPRESSIONS, FUSE_ELEMENTWISE, SPLIT_AT_BREAKS))
+
+# ---- real torch.compile work: a function rewritten into one graph, and the graphs a call sequence costs ----
+# torch is a building block of these two parts only (the four passes above stay plain Python); both compile
+# with the "eager" back end, so no C compiler is needed, and neither verdict ever reads a clock.
+
+def squash_with_breaks(x: Any) -> Any:
+    """The given function (the notebook shows it): three lines that stop Dynamo (explain counts one break)."""
+    import torch
+
+    print("squashing", tuple(x.shape))  # a print: Dynamo cannot put it in a graph
+    peak = x.abs().max().item()  # .item(): a Python float, read out of the tensor
+    if peak > 1.0:  # a Python if on that data-dependent float
+        x = x / peak
+    return torch.tanh(x) * 2 + peak
+
+
+def squash_in_one_graph_reference(x: np.ndarray) -> np.ndarray:
+    """What the given function returns, run eagerly by torch (its print goes nowhere)."""
+    import contextlib
+    import io
+
+    import torch
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return squash_with_breaks(torch.from_numpy(x.copy())).numpy()
+
+
+def _squash_input(rng: np.random.Generator, peak: float | None, dtype: str = "float32",
+                  shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """A non-empty float array whose largest magnitude is ``peak`` (None: drawn)."""
+    shape = shape or tuple(int(n) for n in rng.integers(1, 5, size=int(rng.integers(1, 4))))
+    x = rng.uniform(-1.0, 1.0, size=shape)
+    x[np.unravel_index(int(rng.integers(x.size)), shape)] = 1.0 if rng.random() < 0.5 else -1.0  # |x| max is 1
+    scale = float(rng.choice([0.25, 0.5, 0.9, 1.0, 1.5, 3.0, 10.0])) if peak is None else peak
+    return (x * scale).astype(dtype)
+
+
+def random_squash_case(rng: np.random.Generator) -> tuple[np.ndarray]:
+    """Peaks below, at and above 1, now and then all zeros; float32 mostly, float64 now and then."""
+    dtype = "float64" if rng.random() < 0.3 else "float32"
+    peak = 0.0 if rng.random() < 0.05 else None
+    return (_squash_input(rng, peak, dtype),)
+
+
+def _squash_clause(peak: float, dtype: str = "float32", shape: tuple[int, ...] = (2, 3), seed: int = 0) -> tuple:
+    return (_squash_input(np.random.default_rng(seed), peak, dtype, shape),)
+
+
+SQUASH_FORBIDDEN = ("torch._dynamo.allow_in_graph", "torch.compiler.allow_in_graph")  # a graph node that runs Python
+SQUASH_ALLOWED = (  # torch, and the tensor functions and methods a rewrite of this function is made of
+    "torch", "abs", "amax", "where", "tanh", "clamp", "maximum", "ones_like", "cond", "clone", "item", "tensor",
+    "div", "div_", "mul", "add",
+)
+
+SQUASH_IN_ONE_GRAPH = Task(
+    name="squash_in_one_graph", reference=squash_in_one_graph_reference,
+    examples=[_squash_clause(3.0), _squash_clause(0.5)],
+    clauses=[
+        Clause("no graph break: `torch._dynamo.explain` counts none and `torch.compile(fullgraph=True)` compiles it",
+               _squash_clause(2.0, seed=1)),
+        Clause("the same values as the given function: when the largest magnitude is above 1, x is divided by it",
+               _squash_clause(4.0, shape=(3, 2), seed=2)),
+        Clause("the same values as the given function: when it is not above 1, x is left as it is",
+               _squash_clause(0.75, shape=(4,), seed=3)),
+        Clause("the same values as the given function: a largest magnitude of exactly 1 is not above 1",
+               _squash_clause(1.0, shape=(2, 2), seed=4)),
+        Clause("the same values as the given function: the largest magnitude is added to every element",
+               _squash_clause(1.5, shape=(5,), seed=5)),
+        Clause("the largest magnitude: a negative element counts by its size",
+               (np.array([[-6.0, 2.0], [0.5, -1.0]], dtype=np.float32),)),
+        Clause("x may be all zeros", (np.zeros((2, 3), dtype=np.float32),)),
+        Clause("the same dtype as the given function's result (float64 stays float64)",
+               _squash_clause(2.5, dtype="float64", shape=(2, 2, 2), seed=6)),
+        Clause("a tensor of one element", (np.array([-3.0], dtype=np.float32),)),
+    ],
+    random_case=random_squash_case, random_cases=3,  # each case is two fresh compiles: the clauses carry the edge kinds
+    inputs="Non-empty float32 (mostly) or float64 tensors of 1 to 3 dims, whose largest magnitude is below, "
+           "exactly at or above 1 (now and then all zeros).",
+    tolerance=Tolerance(rtol=1e-6, atol=1e-6),
+    building_blocks=("torch", *PURE_STANDARD_LIBRARY),
+    forbidden=SQUASH_FORBIDDEN, allowed=SQUASH_ALLOWED,
+    harness="tensorlab.grading.harnesses.dynamo:compiled_whole",
+    at_least_seconds=300.0,  # torch, then two fresh compiles per case (validate runs ten seeds at once)
+    at_least_memory_mb=4096,
+    hint="Which of the three lines turns a value of the tensor into a Python value, and what would each line "
+         "compute if that value stayed a tensor, a choice between two tensors included?",
+)
+
+
+COMPILE_LIMIT = 8  # torch._dynamo.config.recompile_limit in torch 2.13
+
+
+def scale_shift(x: Any, scale: int) -> Any:
+    """The function whose compiles the learner predicts (the notebook shows it)."""
+    return x * scale + 1
+
+
+def predicted_compiles_reference(calls: list[tuple[tuple[int, int], str, bool, int]]) -> int:
+    """How many graphs Dynamo compiles for ``scale_shift`` over ``calls``: counted by a back end that Dynamo
+    calls once per graph, with Dynamo's settings pinned to torch 2.13's defaults (and no profile saved from
+    an earlier run: that would make a second run count differently)."""
+    import logging
+
+    import torch
+    import torch._dynamo
+
+    graphs = []
+
+    def counting_backend(graph: Any, example_inputs: Any) -> Any:
+        graphs.append(graph)
+        return graph.forward
+
+    torch._dynamo.reset()
+    quiet = logging.getLogger("torch._dynamo")
+    level, quiet.level = quiet.level, logging.ERROR  # hitting the recompile limit warns: expected here
+    try:
+        with torch._dynamo.config.patch(automatic_dynamic_shapes=True, assume_static_by_default=True,
+                                        recompile_limit=COMPILE_LIMIT, automatic_dynamic_local_pgo=False,
+                                        specialize_int=False):
+            compiled = torch.compile(scale_shift, backend=counting_backend)
+            for shape, dtype, requires_grad, scale in calls:
+                compiled(torch.ones(shape, dtype=getattr(torch, dtype), requires_grad=requires_grad), scale)
+    finally:
+        quiet.level = level
+        torch._dynamo.reset()
+    return len(graphs)
+
+
+DTYPES = ["float32", "float64", "float16"]
+
+
+def random_calls_case(rng: np.random.Generator) -> tuple[list[tuple[tuple[int, int], str, bool, int]]]:
+    """1-10 calls: mostly the previous call again or one thing changed (a size, the dtype, requires_grad, scale),
+    sizes 0 and 1 now and then."""
+    shape, dtype, requires_grad, scale = (int(rng.integers(2, 5)), int(rng.integers(2, 5))), "float32", False, 2
+    calls = []
+    for _ in range(int(rng.integers(1, 11))):
+        change = rng.random()
+        if change < 0.3:
+            dim, size = int(rng.integers(2)), int(rng.choice([0, 1, 2, 3, 4, 5, 6]))
+            shape = (size, shape[1]) if dim == 0 else (shape[0], size)
+        elif change < 0.45:
+            dtype = str(rng.choice(DTYPES))
+        elif change < 0.6:
+            requires_grad = not requires_grad
+        elif change < 0.75:
+            scale = int(rng.integers(0, 5))
+        calls.append((shape, dtype, requires_grad, scale))
+    return (calls,)
+
+
+def calls(*changes: tuple[tuple[int, int], str, bool, int]) -> tuple[list[tuple[tuple[int, int], str, bool, int]]]:
+    return (list(changes),)
+
+
+F32, F64, F16 = "float32", "float64", "float16"
+
+PREDICTED_COMPILES = Task(
+    name="predicted_compiles", reference=predicted_compiles_reference,
+    examples=[calls(((3, 4), F32, False, 2), ((3, 4), F32, False, 2), ((5, 4), F32, False, 2)),
+              calls(((3, 4), F32, False, 2), ((3, 4), F64, False, 2), ((3, 4), F32, False, 2))],
+    clauses=[
+        Clause("The first call compiles a graph", calls(((2, 2), F32, False, 2))),
+        Clause("a call that passes the guards of a graph compiled earlier reuses it",
+               calls(((3, 4), F32, False, 2), ((3, 4), F16, False, 2), ((3, 4), F32, False, 2), ((3, 4), F16, False, 2))),
+        Clause("a new dtype needs a graph of its own",
+               calls(((3, 4), F32, False, 2), ((3, 4), F64, False, 2), ((3, 4), F16, False, 2))),
+        Clause("a change of requires_grad needs a graph of its own",
+               calls(((3, 4), F32, False, 2), ((3, 4), F32, True, 2), ((3, 4), F32, False, 2), ((3, 4), F32, True, 2))),
+        Clause("a size that changed becomes dynamic: later sizes of 2 or more in that dim reuse the dynamic graph",
+               calls(((3, 4), F32, False, 2), ((5, 4), F32, False, 2), ((7, 4), F32, False, 2), ((2, 4), F32, False, 2))),
+        Clause("only the dim that changed becomes dynamic: the other keeps its size",
+               calls(((3, 4), F32, False, 2), ((5, 4), F32, False, 2), ((5, 6), F32, False, 2), ((8, 7), F32, False, 2))),
+        Clause("sizes 0 and 1 are never dynamic: each gets a graph of its own",
+               calls(((3, 4), F32, False, 2), ((5, 4), F32, False, 2), ((1, 4), F32, False, 2), ((0, 4), F32, False, 2),
+                     ((1, 4), F32, False, 2), ((6, 4), F32, False, 2))),
+        Clause("a size is compared with the sizes of the earlier compiles, whatever their dtype",
+               calls(((3, 4), F32, False, 2), ((3, 4), F64, False, 2), ((5, 4), F32, False, 2), ((7, 4), F64, False, 2))),
+        Clause("dynamic from then on: a graph compiled later for another dtype is dynamic in that dim too",
+               calls(((3, 4), F32, False, 2), ((5, 4), F32, False, 2), ((6, 4), F64, False, 2), ((9, 4), F64, False, 2))),
+        Clause("the int `scale` is guarded on its value until it changes; then any int reuses the graph",
+               calls(((3, 4), F32, False, 2), ((3, 4), F32, False, 2), ((3, 4), F32, False, 3), ((3, 4), F32, False, 0),
+                     ((3, 4), F32, False, 1), ((3, 4), F32, False, 9))),
+        Clause("several changes at once: one compile",
+               calls(((3, 4), F32, False, 2), ((5, 6), F64, True, 3))),
+        Clause("After 8 graphs Dynamo stops compiling this function: a call that fits none runs in Python",
+               calls(*[((3, 4), dtype, grad, 2) for dtype in (F32, F64, F16) for grad in (False, True)],
+                     ((1, 4), F32, False, 2), ((0, 4), F32, False, 2), ((1, 1), F32, False, 2), ((0, 0), F64, True, 2))),
+    ],
+    random_case=random_calls_case, random_cases=4, allowed=PLAIN_PYTHON,
+    inputs="1 to 10 calls `(shape, dtype, requires_grad, scale)`: 2-D shapes with sizes from 0 to 6, dtypes "
+           "'float32', 'float64' and 'float16', requires_grad True or False, scale an int from 0 to 4; "
+           "mostly one thing changes from one call to the next, sometimes nothing.",
+    hint="What does Dynamo keep from one compile to the next, besides the graphs themselves, and for a new call, "
+         "which graph's guards would it pass?",
+)
+
+
+EXERCISE = Exercise(notebook="compiler", tasks=(ELIMINATE_DEAD_CODE, ELIMINATE_COMMON_SUBEXPRESSIONS, FUSE_ELEMENTWISE, SPLIT_AT_BREAKS,
+                                                  SQUASH_IN_ONE_GRAPH, PREDICTED_COMPILES))
