@@ -11,6 +11,7 @@ as in test_notebooks_execute.py.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from nbgrader.preprocessors import ClearSolutions
 
 from autograder.exercise import ExerciseFolder, exercise_folders
 from tensorlab.grading.public_cases import CASES_FILE
+from tensorlab.grading.student_library import LIBRARY_UNITS, unit_number
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -42,6 +44,12 @@ def execute(notebook: nbformat.NotebookNode, source: Path, tmp_path: Path,
     monkeypatch.setenv("JUPYTER_PATH", str(Path(sys.prefix, "share", "jupyter")))
     monkeypatch.delenv("TENSORLAB_CASES", raising=False)  # check() reads the file beside the notebook
     folder = tmp_path / "student"
+    if "mytorch" in source.read_text(encoding="utf-8"):  # a student's tree: the saved notebooks of units 01-12 beside it
+        folder = tmp_path / "exercises" / source.parent.name
+        for earlier in exercise_folders():
+            if unit_number(earlier.name) in LIBRARY_UNITS:
+                (tmp_path / "exercises" / earlier.name).mkdir(parents=True)
+                shutil.copy(earlier.notebook_path, tmp_path / "exercises" / earlier.name)
     folder.mkdir()
     (folder / CASES_FILE).write_text(ExerciseFolder(source.parent).public_text())
     guard = f"import sys\nassert sys.prefix == {sys.prefix!r}, f'kernel runs in {{sys.prefix}}, not the test environment'"

@@ -88,8 +88,8 @@ def dead_unit_pointers(text: str) -> list[str]:
 def test_the_rules_see_what_they_are_meant_to_see() -> None:
     """The patterns themselves, on sentences like the ones that were dead, so a pattern that matches nothing fails."""
     assert dead_unit_pointers("Start with `19-no-such-unit`.") == ["19-no-such-unit"]
-    assert dead_unit_pointers("The notes (unit 18 goes deeper). Next unit: 19 · beyond.") == ["unit 18", "unit: 19"]
-    assert dead_unit_pointers("Hooks come in unit 12 · modules and losses (coming). Then unit 18.") == ["unit 18"]
+    assert dead_unit_pointers("The notes (unit 38 goes deeper). Next unit: 39 · beyond.") == ["unit 38", "unit: 39"]
+    assert dead_unit_pointers("Hooks come in unit 12 · modules and losses (coming). Then unit 38.") == ["unit 38"]
     assert dead_unit_pointers("See unit 04 and `exercises/08-gather-scatter/`, not 04-broadcast.") == ["04-broadcast"]
     assert relative_links("[a](b.ipynb#top) [c](https://x.org) [d](#e) ![f](img/g.png)") == ["b.ipynb", "img/g.png"]
     assert EXISTING_UNITS and SLUGS >= {"04-broadcasting", "08-gather-scatter"}
