@@ -51,7 +51,7 @@ from ._dtype_limits import finfo, iinfo
 from ._fast import enabled_now as fast_path_enabled
 from ._fast import fast_path, set_fast_path
 
-# issue 18: Generator (random_split(..., generator=)), save/load
+# random streams (Generator, as torch's CPU generator) and checkpoints (save/load)
 from ._generator import Generator
 from ._legacy_types import *  # noqa: F403
 from ._printing import set_printoptions
@@ -142,11 +142,11 @@ __version__ = "0.1.0"
 _LAZY_SUBMODULES = {
     "nn", "optim", "metrics", "utils", "einops", "widgets", "grading", "distributed", "cuda", "accelerator",
     "profiler", "linalg", "functional", "func",
-    "kernels",  # issue 14: Triton kernels (imports torch and triton when first touched)
+    "kernels",  # Triton kernels (imports torch and triton when first touched)
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY_SUBMODULES:
         import importlib
 

@@ -515,7 +515,7 @@ class ConversionsMethods:
     new_full = new_full
 
 
-# --- issue 18 (ops): more math, sampling, unique, cross, linalg, in-place view changes -------------
+# --- the API beyond the course's ops: more math, sampling, unique, cross, linalg, in-place view changes ---
 def cross_method(self: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     return cross_ops.cross(self, other, dim)
 
