@@ -38,7 +38,10 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")
 # from a copy of this checkout on PYTHONPATH: the environment does not change with the code).
 REQUIREMENTS = ("jupyterhub>=5.3,<7",  # 5.3: the shared-password authenticator
                 "jupyterlab>=4,<5", "nbgrader>=0.9.5", "numpy>=1.26", "tqdm>=4.66",
-                "nbclient>=0.9", "nbformat>=5.9", "einops>=0.7", "psycopg2-binary>=2.9")
+                "nbclient>=0.9", "nbformat>=5.9", "einops>=0.7", "psycopg2-binary>=2.9",
+                # the instructor's `init` computes public cases with the oracles some exercises grade against:
+                # torch (units 11, 14) and scikit-learn's bundled digits (unit 18), pinned by constraints.txt
+                "torch", "scikit-learn")
 CACHE = Path(os.environ.get("TENSORLAB_HUB_ENV_CACHE", "/var/cache/tensorlab-hub-env"))
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,7 +78,8 @@ def single_user_environment() -> Path:
             # built where it stays: a virtual environment's scripts name its path
             shutil.rmtree(environment, ignore_errors=True)
             subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(environment)], check=True)
-            subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "--quiet", *REQUIREMENTS], capture_output=True,
+            subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                            "-c", str(REPO / "constraints.txt"), *REQUIREMENTS], capture_output=True,
                            check=True, timeout=1200)
             subprocess.run(["chmod", "-R", "a+rX", str(environment)], check=True)
             complete.write_text("\n".join(REQUIREMENTS) + "\n")

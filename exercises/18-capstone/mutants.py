@@ -61,7 +61,7 @@ MUTANTS = [
     Mutant("mlp_gradients", "bias-grad-averaged-again", gradients(db1="dpre.mean(axis=0)", db2="dlogits.mean(axis=0)"),
            nudge="The 1/N of the mean is already inside the logits' gradient: does the bias need it a second time?"),
     Mutant("mlp_gradients", "softmax-without-max-subtraction", gradients(shifted="logits"),
-           nudge="What is np.exp(800.0), and what does dividing it by itself give?"),
+           nudge="What is e to the power 800 in float64, and what is infinity divided by infinity?"),
     Mutant("mlp_gradients", "relu-gradient-ignored", gradients(dpre="dhidden"),
            nudge="Where ReLU's input was negative its output is the constant 0: how much gradient can flow back "
            "through a constant?"),
@@ -84,14 +84,14 @@ def mlp_gradients(params, x, y):
     loss = torch.nn.functional.cross_entropy(hidden @ leaves["w2"] + leaves["b2"], torch.tensor(y))
     loss.backward()
     return float(loss), {name: leaf.grad.numpy() for name, leaf in leaves.items()}
-'''),
+''', nudge="Which libraries may this part use, and may PyTorch or tensorlab do the work for you?"),
     # --- sgd_step ---
     Mutant("sgd_step", "in-place-update-of-callers-arrays", '''
 def sgd_step(params, grads, lr):
     for name in params:
         params[name] -= lr * grads[name]
     return dict(params)
-''', nudge="Where does `-=` on an array write its result, and who else holds that array?"),
+''', nudge="Where does an augmented subtraction on an array write its result, and who else holds that array?"),
     Mutant("sgd_step", "returns-the-callers-dict", '''
 def sgd_step(params, grads, lr):
     for name in params:
@@ -127,7 +127,7 @@ import tensorlab
 
 def sgd_step(params, grads, lr):
     return {name: (tensorlab.tensor(value) - lr * tensorlab.tensor(grads[name])).numpy() for name, value in params.items()}
-'''),
+''', nudge="Which libraries may this part use, and may PyTorch or tensorlab do the work for you?"),
     # --- train_digits ---
     Mutant("train_digits", "evaluates-on-the-training-set", training(x_eval="x_train", accuracy="float((predictions == y_train).mean())"),
            nudge="Which rows has the model never seen, and which accuracy tells you how it does on new digits?"),
@@ -183,5 +183,5 @@ def train_digits(params, x_train, y_train, x_test, y_test, lr, epochs, batch_siz
             optimizer.step()
     accuracy = float((model(x_test).argmax(1) == torch.tensor(y_test)).double().mean())
     return {name: leaf.detach().numpy() for name, leaf in zip(("w1", "b1", "w2", "b2"), leaves)}, accuracy
-'''),
+''', nudge="Which libraries may this part use, and may PyTorch or tensorlab do the work for you?"),
 ]

@@ -177,6 +177,18 @@ def digits_case() -> tuple[Any, ...]:
     return params, x_train, y_train, x_test, y_test, DIGITS_LR, DIGITS_EPOCHS, DIGITS_BATCH
 
 
+# What each part may call (an allow-list, named in its statement): NumPy's array maths, dict access, and the
+# mytorch pieces of earlier units.
+GRADIENTS_ALLOWED = (
+    "maximum", "matmul", "dot", "arange", "exp", "log", "sum", "mean", "argmax", "where", "eye", "zeros", "zeros_like",
+    "ones", "asarray", "array", "astype", "copy", "reshape", "logaddexp", "take_along_axis", "items", "keys", "values",
+    "einsum", "clip", "count_nonzero", "ceil", "append", "cross_entropy", "matmul_backward", "relu_backward",
+    "softmax", "sum_to_shape", "logsumexp",
+)
+STEP_ALLOWED = ("items", "keys", "values", "copy", "asarray", "array", "astype", "subtract", "multiply")
+TRAINING_ALLOWED = (*GRADIENTS_ALLOWED, "sgd_step", "mlp_gradients", "permutation")
+
+
 MLP_GRADIENTS = Task(
     name="mlp_gradients", reference=mlp_gradients_reference,
     examples=[_case(1, 4, (3, 4, 3)), _case(2, 2, (2, 3, 2))],
@@ -191,7 +203,7 @@ MLP_GRADIENTS = Task(
         Clause("`x` may be a non-contiguous view; change none of the inputs",
                (_case(9, 3, (4, 3, 2))[0], normal(np.random.default_rng(10), (4, 3)).T, np.array([1, 0, 1]))),
     ],
-    random_case=random_gradients_case, tolerance=TOLERANCE, building_blocks=BUILDING_BLOCKS,
+    random_case=random_gradients_case, tolerance=TOLERANCE, building_blocks=BUILDING_BLOCKS, allowed=GRADIENTS_ALLOWED,
     inputs="float64 parameters for 1 to 6 inputs, 1 to 6 hidden units and 2 to 5 classes (now and then a "
     "non-contiguous `w1`), batches of 1 to 8 rows (now and then a non-contiguous `x`), int64 labels, and "
     "weights large enough that the logits reach the hundreds.",
@@ -214,10 +226,10 @@ SGD_STEP = Task(
         Clause("parameters may be 0-d, or hold no element", ({"scale": np.array(2.0), "w1": np.zeros((0, 3))},
                                                              {"scale": np.array(-1.0), "w1": np.zeros((0, 3))}, 0.25)),
     ],
-    random_case=random_step_case, tolerance=TOLERANCE, fresh_result=True, building_blocks=BUILDING_BLOCKS,
+    random_case=random_step_case, tolerance=TOLERANCE, fresh_result=True, building_blocks=BUILDING_BLOCKS, allowed=STEP_ALLOWED,
     inputs="1 to 4 float64 parameters with any names, of 0 to 2 dims with sizes 0 to 4 (now and then "
     "non-contiguous), their gradients of the same shapes, and learning rates from 0.001 to 2, 0 included.",
-    hint="Which way does a step go, downhill or uphill, and where does an augmented assignment such as `-=` write "
+    hint="Which way does a step go, downhill or uphill, and where does an augmented assignment (minus-equals) write "
     "its result?",
 )
 TRAIN_DIGITS = Task(
@@ -236,7 +248,7 @@ TRAIN_DIGITS = Task(
                _training_case(17, 12, 2, 5)),
         Clause("change none of the inputs (the caller's initial parameters included)", _training_case(18, 5, 1, 2)),
     ],
-    random_case=random_training_case, tolerance=TRAINING_TOLERANCE, building_blocks=BUILDING_BLOCKS,
+    random_case=random_training_case, tolerance=TRAINING_TOLERANCE, building_blocks=BUILDING_BLOCKS, allowed=TRAINING_ALLOWED,
     inputs="small problems of 4 to 40 training rows and 1 to 12 test rows (now and then non-contiguous), 1 to 5 "
     "inputs, 1 to 5 hidden units, 2 to 4 classes, 1 to 3 epochs, batches of 1 to 16 rows that often do not "
     "divide the rows, learning rates from 0.05 to 0.5; and the digits run above.",
